@@ -1,0 +1,65 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Each C library is reached through exactly one system-library module (a
+// module map plus a shim header for macros Swift cannot import), and each of
+// those modules is imported by exactly one backend target. ZapperCore holds
+// the product's rules and imports none of them.
+let package = Package(
+    name: "Zapper",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "zapper", targets: ["zapper"]),
+        .executable(name: "zapper-origin", targets: ["zapper-origin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
+                                         "libswscale-dev", "libswresample-dev"])]),
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(name: "CInput", pkgConfig: "libevdev",
+                       providers: [.apt(["libinput-dev", "libudev-dev", "libevdev-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+
+        // The product's rules: pure Swift, no C module.
+        .target(name: "ZapperCore"),
+
+        // Backends: one concern each, each the only user of its C module.
+        .target(name: "ZapperMedia", dependencies: ["CFFmpeg", "ZapperCore"]),
+        .target(name: "ZapperDisplay", dependencies: ["CDRM", "ZapperCore"]),
+        .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
+        .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
+        .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
+
+        // The demo/test origin: a live HLS server on loopback.
+        .target(name: "OriginKit", dependencies: [
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
+        // Executables: wiring only.
+        .executableTarget(name: "zapper", dependencies: [
+            "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .executableTarget(name: "zapper-origin", dependencies: [
+            "OriginKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "ZapperCoreTests", dependencies: ["ZapperCore"]),
+        .testTarget(name: "BackendTests", dependencies: [
+            "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+        ]),
+        .testTarget(name: "OriginTests", dependencies: ["OriginKit"],
+                    resources: []),
+    ]
+)
