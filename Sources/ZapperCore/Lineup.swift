@@ -1,0 +1,99 @@
+import Foundation
+
+/// A channel of the lineup, as the viewer sees it.
+public struct LineupChannel: Sendable, Equatable {
+    public var number: Int
+    public var name: String
+    public var url: URL
+    /// `tvg-id`: the key into the XMLTV guide.
+    public var guideID: String?
+    public var logo: URL?
+    public var group: String?
+    /// Every attribute of the `#EXTINF` line, known or not.
+    public var attributes: [String: String]
+    /// Where it was read from (1-based line of its `#EXTINF`, or of its URL).
+    public var line: Int
+
+    public init(number: Int, name: String, url: URL, guideID: String? = nil, logo: URL? = nil,
+                group: String? = nil, attributes: [String: String] = [:], line: Int = 0) {
+        self.number = number
+        self.name = name
+        self.url = url
+        self.guideID = guideID
+        self.logo = logo
+        self.group = group
+        self.attributes = attributes
+        self.line = line
+    }
+}
+
+/// Something wrong with one line of an input file; the rest still loads.
+public struct InputProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    public var message: String
+
+    public init(source: String, line: Int, message: String) {
+        self.source = source
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(source):\(line): \(message)" }
+}
+
+public struct Lineup: Sendable, Equatable {
+    /// Ordered by channel number.
+    public var channels: [LineupChannel]
+    /// The guide named by the header's `url-tvg` (or `x-tvg-url`).
+    public var guideURL: URL?
+    /// Lines that were skipped or corrected, with the reason.
+    public var problems: [InputProblem]
+
+    public init(channels: [LineupChannel], guideURL: URL? = nil, problems: [InputProblem] = []) {
+        self.channels = channels.sorted { $0.number < $1.number }
+        self.guideURL = guideURL
+        self.problems = problems
+    }
+
+    public func channel(number: Int) -> LineupChannel? {
+        channels.first { $0.number == number }
+    }
+}
+
+/// Only `http` and `https` may ever leave a lineup or a playlist: libavformat
+/// would happily open `file:`, `concat:` or `subfile:`, and a hostile lineup
+/// must not reach them.
+public enum MediaURLPolicy {
+    public static let allowedSchemes: Set<String> = ["http", "https"]
+
+    /// The URL, if it is an absolute http(s) URL with a host; otherwise why not.
+    public static func check(_ text: String) -> Result<URL, URLRejection> {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
+            return .failure(URLRejection(url: trimmed, reason: "is not a URL"))
+        }
+        guard allowedSchemes.contains(scheme) else {
+            return .failure(URLRejection(url: trimmed, reason: "uses \(scheme):, only http and https are allowed"))
+        }
+        guard let host = url.host, !host.isEmpty else {
+            return .failure(URLRejection(url: trimmed, reason: "has no host"))
+        }
+        return .success(url)
+    }
+
+    /// Resolves a reference found in a document fetched from `base` and checks it.
+    public static func resolve(_ reference: String, against base: URL) -> Result<URL, URLRejection> {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
+            return .failure(URLRejection(url: trimmed, reason: "is not a URL"))
+        }
+        return check(url.absoluteString)
+    }
+}
+
+public struct URLRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    public var url: String
+    public var reason: String
+    public var description: String { "\"\(url)\" \(reason)" }
+}

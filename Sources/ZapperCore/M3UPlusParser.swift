@@ -1,0 +1,157 @@
+import Foundation
+
+/// Reads M3U Plus lineups as real providers write them: a byte-order mark,
+/// CRLF or CR line ends, attributes in any order with or without quotes,
+/// commas inside quoted values, `#EXTVLCOPT`/`#KODIPROP` lines, `#EXTGRP`,
+/// and missing or clashing `tvg-chno`. A bad entry is reported with its line
+/// number and skipped; the good ones load.
+public enum M3UPlusParser {
+    public static func parse(_ text: String, source: String) -> Lineup {
+        var problems: [InputProblem] = []
+        func problem(_ line: Int, _ message: String) {
+            problems.append(InputProblem(source: source, line: line, message: message))
+        }
+
+        var body = text
+        if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+
+        struct Pending {
+            var line: Int
+            var attributes: [String: String]
+            var title: String
+            var group: String?
+        }
+        var pending: Pending?
+        var guideURL: URL?
+        var sawHeader = false
+        var entries: [(pending: Pending, url: URL)] = []
+
+        for (index, raw) in lines.enumerated() {
+            let number = index + 1
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            if line.hasPrefix("#EXTM3U") {
+                sawHeader = true
+                let attributes = parseAttributes(String(line.dropFirst("#EXTM3U".count)))
+                if let list = attributes["url-tvg"] ?? attributes["x-tvg-url"] {
+                    let first = list.split(separator: ",").first.map(String.init) ?? list
+                    switch MediaURLPolicy.check(first) {
+                    case .success(let url): guideURL = url
+                    case .failure(let rejection): problem(number, "guide URL \(rejection)")
+                    }
+                }
+                continue
+            }
+            if !sawHeader {
+                problem(number, "no #EXTM3U header before the first entry; reading on")
+                sawHeader = true
+            }
+            if line.hasPrefix("#EXTINF:") {
+                if let previous = pending {
+                    problem(previous.line, "#EXTINF \"\(previous.title)\" has no stream URL; skipped")
+                }
+                let (attributes, title) = splitExtinf(String(line.dropFirst("#EXTINF:".count)))
+                pending = Pending(line: number, attributes: attributes, title: title)
+                continue
+            }
+            if line.hasPrefix("#EXTGRP:") {
+                pending?.group = String(line.dropFirst("#EXTGRP:".count)).trimmingCharacters(in: .whitespaces)
+                continue
+            }
+            if line.hasPrefix("#") { continue }  // #EXTVLCOPT, #KODIPROP, comments, unknown tags
+
+            let entry = pending ?? Pending(line: number, attributes: [:], title: "")
+            pending = nil
+            switch MediaURLPolicy.check(line) {
+            case .success(let url): entries.append((entry, url))
+            case .failure(let rejection): problem(number, "stream URL \(rejection); skipped")
+            }
+        }
+        if let previous = pending {
+            problem(previous.line, "#EXTINF \"\(previous.title)\" has no stream URL; skipped")
+        }
+
+        // Numbers: tvg-chno where given and free, else the next free number.
+        var taken = Set<Int>()
+        var wanted: [Int?] = []
+        for (entry, _) in entries {
+            guard let text = entry.attributes["tvg-chno"] ?? entry.attributes["channel-number"] else {
+                wanted.append(nil)
+                continue
+            }
+            if let number = Int(text.trimmingCharacters(in: .whitespaces)), number > 0, taken.insert(number).inserted {
+                wanted.append(number)
+            } else {
+                problem(entry.line, "tvg-chno \"\(text)\" is not a free positive number; numbered automatically")
+                wanted.append(nil)
+            }
+        }
+        var next = 1
+        var channels: [LineupChannel] = []
+        for ((entry, url), number) in zip(entries, wanted) {
+            let assigned: Int
+            if let number {
+                assigned = number
+            } else {
+                while taken.contains(next) { next += 1 }
+                assigned = next
+                taken.insert(next)
+            }
+            var logo: URL?
+            if let text = entry.attributes["tvg-logo"], !text.isEmpty {
+                switch MediaURLPolicy.check(text) {
+                case .success(let url): logo = url
+                case .failure(let rejection): problem(entry.line, "logo \(rejection); ignored")
+                }
+            }
+            let name = [entry.title, entry.attributes["tvg-name"] ?? ""]
+                .first { !$0.isEmpty } ?? "Channel \(assigned)"
+            let group = entry.attributes["group-title"].flatMap { $0.isEmpty ? nil : $0 } ?? entry.group
+            channels.append(LineupChannel(number: assigned, name: name, url: url,
+                                          guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
+                                          logo: logo, group: group, attributes: entry.attributes, line: entry.line))
+        }
+        return Lineup(channels: channels, guideURL: guideURL, problems: problems.sorted { $0.line < $1.line })
+    }
+
+    /// Splits `-1 key="v, w" other=x,Title, with comma` into attributes and title:
+    /// the title starts after the first comma outside quotes.
+    static func splitExtinf(_ text: String) -> (attributes: [String: String], title: String) {
+        var inQuotes = false
+        for index in text.indices {
+            let character = text[index]
+            if character == "\"" { inQuotes.toggle() }
+            if character == ",", !inQuotes {
+                let head = String(text[..<index])
+                let title = String(text[text.index(after: index)...]).trimmingCharacters(in: .whitespaces)
+                return (parseAttributes(head), title)
+            }
+        }
+        return (parseAttributes(text), "")
+    }
+
+    /// `key="value"` or `key=value` pairs; keys are lower-cased. Text that is
+    /// not a pair (such as the duration) is passed over.
+    static func parseAttributes(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var rest = Substring(text)
+        while let equals = rest.firstIndex(of: "=") {
+            let key = rest[..<equals].split(whereSeparator: \.isWhitespace).last.map { $0.lowercased() } ?? ""
+            rest = rest[rest.index(after: equals)...]
+            var value: Substring
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                let close = rest.firstIndex(of: "\"") ?? rest.endIndex
+                value = rest[..<close]
+                rest = close < rest.endIndex ? rest[rest.index(after: close)...] : rest[close...]
+            } else {
+                let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                value = rest[..<end]
+                rest = rest[end...]
+            }
+            if !key.isEmpty { result[key] = String(value) }
+        }
+        return result
+    }
+}
