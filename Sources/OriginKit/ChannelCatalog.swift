@@ -1,0 +1,128 @@
+import Foundation
+
+/// The demo channels as listed in `channels/channels.json`: the one place
+/// that names each channel's number, colour and tones.
+public struct ChannelCatalog: Codable, Sendable, Equatable {
+    public var segmentSeconds: Int
+    public var loopSeconds: Int
+    public var windowSegments: Int
+    public var channels: [DemoChannel]
+
+    /// Segments in one pre-encoded loop.
+    public var loopSegments: Int { loopSeconds / segmentSeconds }
+
+    public func channel(number: Int) -> DemoChannel? {
+        channels.first { $0.number == number }
+    }
+
+    public static func load(from url: URL) throws -> ChannelCatalog {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw OriginError.badCatalog(path: url.path, reason: "cannot read it (\(error.localizedDescription))")
+        }
+        let catalog: ChannelCatalog
+        do {
+            catalog = try JSONDecoder().decode(ChannelCatalog.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw OriginError.badCatalog(path: url.path, reason: context.debugDescription)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw OriginError.badCatalog(path: url.path, reason: "missing \"\(key.stringValue)\" at \(context.codingPath.pathText)")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw OriginError.badCatalog(path: url.path, reason: "wrong type at \(context.codingPath.pathText): \(context.debugDescription)")
+        } catch {
+            throw OriginError.badCatalog(path: url.path, reason: "\(error)")
+        }
+        try catalog.validate(path: url.path)
+        return catalog
+    }
+
+    func validate(path: String) throws {
+        func fail(_ reason: String) -> OriginError { .badCatalog(path: path, reason: reason) }
+        guard segmentSeconds > 0, loopSeconds > 0, loopSeconds % segmentSeconds == 0 else {
+            throw fail("loopSeconds must be a positive multiple of segmentSeconds")
+        }
+        guard windowSegments >= 3 else { throw fail("windowSegments must be at least 3") }
+        guard !channels.isEmpty else { throw fail("no channels") }
+        var seen = Set<Int>()
+        for channel in channels {
+            guard channel.number > 0, seen.insert(channel.number).inserted else {
+                throw fail("channel number \(channel.number) is not positive or not unique")
+            }
+            guard channel.rgb != nil else { throw fail("channel \(channel.number): colour \"\(channel.colour)\" is not #RRGGBB") }
+            guard !channel.audio.isEmpty else { throw fail("channel \(channel.number): needs at least one audio entry") }
+            for audio in channel.audio where !(20...20_000).contains(audio.toneHz) {
+                throw fail("channel \(channel.number): tone \(audio.toneHz) Hz is not audible")
+            }
+        }
+    }
+}
+
+public struct DemoChannel: Codable, Sendable, Equatable {
+    public var number: Int
+    public var id: String
+    public var name: String
+    public var group: String
+    /// Background colour, `#RRGGBB`.
+    public var colour: String
+    /// The first entry is muxed into every variant; the rest are alternate
+    /// renditions (EXT-X-MEDIA TYPE=AUDIO with a URI).
+    public var audio: [AudioTrack]
+    public var subtitles: [SubtitleTrack]?
+    public var syncFlash: SyncFlash?
+
+    public struct AudioTrack: Codable, Sendable, Equatable {
+        public var language: String
+        public var name: String
+        public var toneHz: Int
+    }
+
+    public struct SubtitleTrack: Codable, Sendable, Equatable {
+        public var language: String
+        public var name: String
+    }
+
+    /// A once-per-second white flash with a simultaneous short beep.
+    public struct SyncFlash: Codable, Sendable, Equatable {
+        public var beepHz: Int
+        public var beepMs: Int
+    }
+
+    public var rgb: (red: UInt8, green: UInt8, blue: UInt8)? {
+        let hex = colour.hasPrefix("#") ? colour.dropFirst() : colour[...]
+        guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
+        return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))
+    }
+
+    public var alternateAudio: [AudioTrack] { Array(audio.dropFirst()) }
+    public var subtitleTracks: [SubtitleTrack] { subtitles ?? [] }
+
+    /// Initials for the logo: "Ocean Blue" -> "OB".
+    public var initials: String {
+        String(name.split(separator: " ").prefix(2).compactMap(\.first)).uppercased()
+    }
+}
+
+public enum OriginError: Error, CustomStringConvertible {
+    case badCatalog(path: String, reason: String)
+    case encodeFailed(channel: Int, command: String, output: String)
+    case badCache(path: String, reason: String)
+    case badFaultSpec(String)
+
+    public var description: String {
+        switch self {
+        case let .badCatalog(path, reason): "\(path): \(reason)"
+        case let .encodeFailed(channel, command, output):
+            "encoding channel \(channel) failed: \(command)\n\(output)"
+        case let .badCache(path, reason): "cache \(path): \(reason)"
+        case let .badFaultSpec(reason): "bad fault: \(reason)"
+        }
+    }
+}
+
+extension [any CodingKey] {
+    var pathText: String {
+        isEmpty ? "top level" : map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+    }
+}

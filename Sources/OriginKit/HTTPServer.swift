@@ -1,0 +1,181 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// The origin's HTTP/1.1 server (SwiftNIO), on loopback only. It carries out
+/// the router's replies, faults included: a delay before the answer, a paced
+/// body, a short body, a reset connection or no answer at all.
+public final class OriginHTTPServer: Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private let channel: any Channel
+    public let port: Int
+
+    private init(group: MultiThreadedEventLoopGroup, channel: any Channel, port: Int) {
+        self.group = group
+        self.channel = channel
+        self.port = port
+    }
+
+    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
+    public static func start(port: Int, router: @escaping @Sendable (Int) -> OriginRouter,
+                             accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let routerBox = RouterBox()
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(
+                        OriginHTTPHandler(router: routerBox.router!, accessLog: accessLog))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        let boundPort = channel.localAddress?.port ?? port
+        routerBox.router = router(boundPort)
+        return OriginHTTPServer(group: group, channel: channel, port: boundPort)
+    }
+
+    /// Serves until the server is closed.
+    public func run() async throws {
+        try await channel.closeFuture.get()
+    }
+
+    public func shutdown() async {
+        try? await channel.close()
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// Set once, right after binding and before the first connection is read.
+private final class RouterBox: @unchecked Sendable {
+    var router: OriginRouter?
+}
+
+private final class OriginHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let router: OriginRouter
+    private let accessLog: (@Sendable (String) -> Void)?
+    private var head: HTTPRequestHead?
+    private var body = ByteBuffer()
+
+    init(router: OriginRouter, accessLog: (@Sendable (String) -> Void)?) {
+        self.router = router
+        self.accessLog = accessLog
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            body.clear()
+        case .body(var chunk):
+            body.writeBuffer(&chunk)
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
+            let request = OriginRequest(method: head.method.rawValue, path: path,
+                                        host: head.headers.first(name: "host"),
+                                        body: Data(body.readableBytesView))
+            let reply = router.reply(to: request)
+            accessLog?("\(head.method.rawValue) \(head.uri) -> \(reply.status) \(reply.body.count) B")
+            respond(reply, to: head, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func respond(_ reply: OriginReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let loop = context.eventLoop.assumeIsolated()
+        let delivery = reply.delivery
+        let start = {
+            if delivery.dropConnection {
+                self.reset(context)
+                return
+            }
+            self.send(reply, to: head, context: context)
+        }
+        if delivery.delayMs > 0 {
+            loop.scheduleTask(in: .milliseconds(Int64(delivery.delayMs))) { start() }
+        } else {
+            start()
+        }
+    }
+
+    private func send(_ reply: OriginReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let delivery = reply.delivery
+        let announced = delivery.truncateTo ?? reply.body.count
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: reply.contentType)
+        headers.add(name: "Content-Length", value: "\(announced)")
+        headers.add(name: "Cache-Control", value: reply.contentType.contains("mpegurl") ? "no-cache" : "max-age=60")
+        headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        let keepAlive = head.isKeepAlive && delivery.resetAfter == nil
+        headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        let status = HTTPResponseStatus(statusCode: reply.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))),
+                      promise: nil)
+
+        let toSend = head.method == .HEAD ? 0 : min(announced, delivery.resetAfter ?? announced)
+        let body = reply.body.prefix(toSend)
+        let finish = {
+            if delivery.resetAfter != nil, head.method != .HEAD {
+                context.flush()
+                self.reset(context)
+                return
+            }
+            context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                if !keepAlive { context.close(promise: nil) }
+            }
+        }
+        guard let rate = delivery.bytesPerSecond, !body.isEmpty else {
+            if !body.isEmpty {
+                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            }
+            finish()
+            return
+        }
+        // Paced: a slice every 50 ms.
+        let tick = 50
+        let slice = max(1, rate * tick / 1000)
+        var offset = body.startIndex
+        func nextSlice() {
+            guard context.channel.isActive else { return }
+            let end = min(offset + slice, body.endIndex)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body[offset..<end])))),
+                                  promise: nil)
+            offset = end
+            if offset >= body.endIndex {
+                finish()
+            } else {
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(tick))) { nextSlice() }
+            }
+        }
+        nextSlice()
+    }
+
+    /// Closes with SO_LINGER 0, so the peer sees a TCP reset.
+    private func reset(_ context: ChannelHandlerContext) {
+        guard let provider = context.channel as? any SocketOptionProvider else {
+            context.close(promise: nil)
+            return
+        }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
+        }
+    }
+}

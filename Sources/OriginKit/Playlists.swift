@@ -1,0 +1,101 @@
+import Foundation
+
+/// Writes the master and live media playlists of a channel, and its WebVTT
+/// subtitle segments.
+public struct PlaylistWriter: Sendable {
+    public let timeline: LiveTimeline
+
+    public init(timeline: LiveTimeline) {
+        self.timeline = timeline
+    }
+
+    /// Bits per second of a rendition: its peak segment and its average.
+    static func bitrates(sizes: [Int], durations: [Double]) -> (peak: Int, average: Int) {
+        guard !sizes.isEmpty, sizes.count == durations.count else { return (0, 0) }
+        let peak = zip(sizes, durations).map { Double($0) * 8 / max($1, 0.001) }.max() ?? 0
+        let average = Double(sizes.reduce(0, +)) * 8 / max(durations.reduce(0, +), 0.001)
+        return (Int(peak.rounded(.up)), Int(average.rounded(.up)))
+    }
+
+    public func master(channel: DemoChannel, library: EncodedLibrary) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        let entry = library.entry(channel: channel.number)
+        func bitrates(_ rendition: String) -> (peak: Int, average: Int) {
+            Self.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: rendition),
+                          durations: entry?.renditions[rendition] ?? [])
+        }
+        var extraPeak = 0
+        var extraAverage = 0
+        let hasAudioGroup = !channel.alternateAudio.isEmpty
+        if hasAudioGroup {
+            for (index, track) in channel.audio.enumerated() {
+                var attributes = "TYPE=AUDIO,GROUP-ID=\"audio\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
+                attributes += index == 0 ? "DEFAULT=YES,AUTOSELECT=YES" : "DEFAULT=NO,AUTOSELECT=YES"
+                if index > 0 {
+                    let folder = EncodeRecipe.audioDirectory(language: track.language)
+                    attributes += ",URI=\"\(folder)/index.m3u8\""
+                    let rates = bitrates(folder)
+                    extraPeak = max(extraPeak, rates.peak)
+                    extraAverage = max(extraAverage, rates.average)
+                }
+                lines.append("#EXT-X-MEDIA:\(attributes)")
+            }
+        }
+        for track in channel.subtitleTracks {
+            lines.append("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
+                + "DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI=\"\(EncodeRecipe.subtitleDirectory(language: track.language))/index.m3u8\"")
+        }
+        for variant in VideoVariant.all {
+            let rates = bitrates(EncodeRecipe.videoDirectory(variant))
+            var attributes = "BANDWIDTH=\(rates.peak + extraPeak),AVERAGE-BANDWIDTH=\(rates.average + extraAverage),"
+            attributes += "RESOLUTION=\(variant.width)x\(variant.height),FRAME-RATE=\(EncodeRecipe.frameRate).000,"
+            attributes += "CODECS=\"\(variant.codecs)\""
+            if hasAudioGroup { attributes += ",AUDIO=\"audio\"" }
+            if !channel.subtitleTracks.isEmpty { attributes += ",SUBTITLES=\"subs\"" }
+            lines.append("#EXT-X-STREAM-INF:\(attributes)")
+            lines.append("\(EncodeRecipe.videoDirectory(variant))/index.m3u8")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A live media playlist as it stands at `time`.
+    public func media(durations: [Double], segmentExtension: String, at time: Double) -> String {
+        let window = timeline.window(at: time)
+        let target = Int((durations.max() ?? Double(timeline.segmentSeconds)).rounded())
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3",
+                     "#EXT-X-TARGETDURATION:\(target)",
+                     "#EXT-X-MEDIA-SEQUENCE:\(window.lowerBound)",
+                     "#EXT-X-DISCONTINUITY-SEQUENCE:\(timeline.discontinuitySequence(first: window.lowerBound))",
+                     "#EXT-X-INDEPENDENT-SEGMENTS"]
+        let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for sequence in window {
+            if timeline.startsLoop(sequence) { lines.append("#EXT-X-DISCONTINUITY") }
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(dateStyle.format(timeline.programDate(of: sequence)))")
+            let duration = durations[timeline.loopIndex(of: sequence) % max(durations.count, 1)]
+            lines.append("#EXTINF:\(String(format: "%.6f", duration)),")
+            lines.append("\(sequence).\(segmentExtension)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The WebVTT segment for a loop index: one cue inside the segment's time,
+    /// on the loop's own timeline, mapped onto the video's PTS.
+    public func subtitleSegment(channel: DemoChannel, track: DemoChannel.SubtitleTrack,
+                                loopIndex: Int, videoStartPTS: Int64) -> String {
+        let start = Double(loopIndex * timeline.segmentSeconds) + 0.1
+        let end = Double((loopIndex + 1) * timeline.segmentSeconds) - 0.1
+        return """
+            WEBVTT
+            X-TIMESTAMP-MAP=MPEGTS:\(videoStartPTS),LOCAL:00:00:00.000
+
+            \(Self.cueTime(start)) --> \(Self.cueTime(end))
+            \(channel.name) (\(track.language)): line \(loopIndex + 1) of \(timeline.loopSegments)
+
+            """
+    }
+
+    static func cueTime(_ seconds: Double) -> String {
+        let millis = Int((seconds * 1000).rounded())
+        return String(format: "%02d:%02d:%02d.%03d", millis / 3_600_000, millis / 60_000 % 60, millis / 1000 % 60, millis % 1000)
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+
+public struct OriginRequest: Sendable {
+    public var method: String
+    /// The path without the query.
+    public var path: String
+    /// The Host header, used to write absolute URLs that work for this client.
+    public var host: String?
+    public var body: Data
+
+    public init(method: String, path: String, host: String? = nil, body: Data = Data()) {
+        self.method = method
+        self.path = path
+        self.host = host
+        self.body = body
+    }
+}
+
+/// How the server sends a reply: the faults turn into these.
+public struct Delivery: Equatable, Sendable {
+    public var delayMs = 0
+    public var bytesPerSecond: Int?
+    /// Send only this many bytes, with a Content-Length that says so.
+    public var truncateTo: Int?
+    /// Announce the whole body, send this many bytes, then reset the connection.
+    public var resetAfter: Int?
+    /// Answer nothing: drop the connection.
+    public var dropConnection = false
+
+    public init() {}
+}
+
+public struct OriginReply: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: Data
+    public var delivery = Delivery()
+
+    public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: Data) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+
+    static func text(_ status: Int, _ text: String) -> OriginReply {
+        OriginReply(status: status, body: Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}
+
+/// Answers the origin's requests. Pure but for the clock, so it is tested
+/// without sockets; the HTTP server only carries out its replies.
+public final class OriginRouter: Sendable {
+    public let library: EncodedLibrary
+    public let faults: FaultBoard
+    let playlists: PlaylistWriter
+    let guide: GuideWriter
+    let defaultHost: String
+    let clock: @Sendable () -> Double
+
+    public init(library: EncodedLibrary, faults: FaultBoard, defaultHost: String,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+        self.library = library
+        self.faults = faults
+        self.defaultHost = defaultHost
+        self.clock = clock
+        playlists = PlaylistWriter(timeline: LiveTimeline(catalog: library.catalog))
+        guide = GuideWriter(catalog: library.catalog)
+    }
+
+    var catalog: ChannelCatalog { library.catalog }
+
+    public func reply(to request: OriginRequest) -> OriginReply {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let baseURL = "http://\(request.host ?? defaultHost)"
+        if parts.first == "control" {
+            return control(request, Array(parts.dropFirst()))
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text(405, "only GET and HEAD here")
+        }
+        switch parts.count {
+        case 0: return .text(200, index(baseURL: baseURL))
+        case 1 where parts[0] == "demo.m3u":
+            return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(guide.lineup(baseURL: baseURL).utf8))
+        case 1 where parts[0] == "guide.xml":
+            return OriginReply(status: 200, contentType: "application/xml",
+                               body: Data(guide.xmltv(baseURL: baseURL, now: clock()).utf8))
+        case 1 where parts[0] == "channels.json":
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            return OriginReply(status: 200, contentType: "application/json", body: (try? encoder.encode(catalog)) ?? Data())
+        case 2 where parts[0] == "logos":
+            guard let number = Int(parts[1].replacingOccurrences(of: ".png", with: "")),
+                  parts[1].hasSuffix(".png"), let logo = library.logo(channel: number) else {
+                return .text(404, "no such logo")
+            }
+            return OriginReply(status: 200, contentType: "image/png", body: logo)
+        default:
+            guard parts.count >= 3, parts[0] == "ch", let number = Int(parts[1]),
+                  let channel = catalog.channel(number: number) else {
+                return .text(404, "not found: \(request.path)")
+            }
+            return channelReply(channel, Array(parts.dropFirst(2)))
+        }
+    }
+
+    // MARK: channels
+
+    private enum Resource {
+        case master, playlist, segment
+    }
+
+    private func channelReply(_ channel: DemoChannel, _ rest: [String]) -> OriginReply {
+        let fault = faults.faults(channel: channel.number)
+        var reply: OriginReply
+        let resource: Resource
+        if rest == ["master.m3u8"] {
+            resource = .master
+            reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
+                                body: Data(playlists.master(channel: channel, library: library).utf8))
+        } else if rest.count == 2, rest[1] == "index.m3u8" {
+            resource = .playlist
+            reply = mediaPlaylist(channel, rendition: rest[0])
+        } else if rest.count == 2 {
+            resource = .segment
+            reply = segment(channel, rendition: rest[0], file: rest[1])
+        } else {
+            return .text(404, "not found")
+        }
+        apply(fault, to: &reply, resource: resource)
+        return reply
+    }
+
+    private func apply(_ fault: FaultSet, to reply: inout OriginReply, resource: Resource) {
+        reply.delivery.delayMs = fault.delayMs
+        reply.delivery.bytesPerSecond = fault.bytesPerSecond
+        if fault.outage {
+            reply.delivery.dropConnection = true
+            return
+        }
+        switch resource {
+        case .master, .playlist:
+            if let status = fault.playlistStatus, reply.status == 200 {
+                let delivery = reply.delivery
+                reply = .text(status, "fault: playlist-5xx")
+                reply.delivery = delivery
+            }
+        case .segment:
+            guard reply.status == 200 else { return }
+            if fault.segment404 {
+                let delivery = reply.delivery
+                reply = .text(404, "fault: segment-404")
+                reply.delivery = delivery
+                return
+            }
+            if let fraction = fault.truncateFraction {
+                reply.delivery.truncateTo = Int(Double(reply.body.count) * fraction)
+            }
+            if let fraction = fault.resetFraction {
+                reply.delivery.resetAfter = Int(Double(reply.body.count) * fraction)
+            }
+        }
+    }
+
+    /// The channel's rendition folders: video variants, alternate audio, subtitles.
+    private func renditionKind(_ channel: DemoChannel, _ name: String) -> (durations: [Double], extension: String)? {
+        if channel.subtitleTracks.contains(where: { EncodeRecipe.subtitleDirectory(language: $0.language) == name }) {
+            return (Array(repeating: Double(catalog.segmentSeconds), count: catalog.loopSegments), "vtt")
+        }
+        guard let durations = library.entry(channel: channel.number)?.renditions[name] else { return nil }
+        return (durations, "ts")
+    }
+
+    private func mediaPlaylist(_ channel: DemoChannel, rendition: String) -> OriginReply {
+        guard let kind = renditionKind(channel, rendition) else { return .text(404, "no rendition \(rendition)") }
+        let time = faults.playlistTime(channel: channel.number, now: clock())
+        let text = playlists.media(durations: kind.durations, segmentExtension: kind.extension, at: time)
+        return OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(text.utf8))
+    }
+
+    private func segment(_ channel: DemoChannel, rendition: String, file: String) -> OriginReply {
+        guard let kind = renditionKind(channel, rendition), file.hasSuffix(".\(kind.extension)"),
+              let sequence = Int64(file.dropLast(kind.extension.count + 1)) else {
+            return .text(404, "not found")
+        }
+        guard playlists.timeline.isServable(sequence, at: clock()) else {
+            return .text(404, "segment \(sequence) is not in the live window")
+        }
+        let loopIndex = playlists.timeline.loopIndex(of: sequence)
+        if kind.extension == "vtt" {
+            guard let track = channel.subtitleTracks.first(where: { EncodeRecipe.subtitleDirectory(language: $0.language) == rendition }),
+                  let entry = library.entry(channel: channel.number) else { return .text(404, "not found") }
+            let text = playlists.subtitleSegment(channel: channel, track: track, loopIndex: loopIndex,
+                                                 videoStartPTS: entry.videoStartPTS)
+            return OriginReply(status: 200, contentType: "text/vtt; charset=utf-8", body: Data(text.utf8))
+        }
+        guard let data = library.segment(channel: channel.number, rendition: rendition, loopIndex: loopIndex) else {
+            return .text(404, "not found")
+        }
+        return OriginReply(status: 200, contentType: "video/mp2t", body: data)
+    }
+
+    // MARK: control
+
+    /// `GET /control/faults`, `PUT /control/faults/N` (body: a fault spec,
+    /// replacing the channel's faults), `DELETE /control/faults/N`,
+    /// `DELETE /control/faults`.
+    private func control(_ request: OriginRequest, _ parts: [String]) -> OriginReply {
+        guard parts.first == "faults" else { return .text(404, "control: only /control/faults") }
+        if parts.count == 1 {
+            switch request.method {
+            case "GET", "HEAD":
+                let lines = faults.all.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.spec)" }
+                return .text(200, lines.isEmpty ? "no faults" : lines.joined(separator: "\n"))
+            case "DELETE":
+                faults.clearAll()
+                return .text(200, "all faults cleared")
+            default:
+                return .text(405, "GET or DELETE /control/faults")
+            }
+        }
+        guard parts.count == 2, let number = Int(parts[1]), catalog.channel(number: number) != nil else {
+            return .text(404, "control: no such channel")
+        }
+        switch request.method {
+        case "GET", "HEAD":
+            return .text(200, faults.faults(channel: number).spec)
+        case "PUT", "POST":
+            let spec = String(decoding: request.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            do {
+                let set = try FaultSet(spec: spec)
+                faults.set(set, channel: number, now: clock())
+                return .text(200, set.isEmpty ? "channel \(number): no faults" : "channel \(number): \(set.spec)")
+            } catch {
+                return .text(400, "\(error)")
+            }
+        case "DELETE":
+            faults.set(FaultSet(), channel: number, now: clock())
+            return .text(200, "channel \(number): no faults")
+        default:
+            return .text(405, "GET, PUT or DELETE /control/faults/N")
+        }
+    }
+
+    private func index(baseURL: String) -> String {
+        var lines = ["zapper-origin: live HLS demo channels", "",
+                     "lineup: \(baseURL)/demo.m3u", "guide:  \(baseURL)/guide.xml",
+                     "table:  \(baseURL)/channels.json", ""]
+        for channel in catalog.channels {
+            let number = String(repeating: " ", count: max(0, 3 - String(channel.number).count)) + "\(channel.number)"
+            let name = channel.name.padding(toLength: 15, withPad: " ", startingAt: 0)
+            lines.append("\(number)  \(name) \(baseURL)/ch/\(channel.number)/master.m3u8")
+        }
+        lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
+                  "        curl -X DELETE \(baseURL)/control/faults/N"]
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import OriginKit
+
+/// zapper-origin: the live HLS demo origin (wiring only; the work is in OriginKit).
+@main
+struct ZapperOrigin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zapper-origin",
+        abstract: "Serve the demo channels as live HLS on 127.0.0.1.",
+        discussion: """
+            The first run encodes a short loop per channel with ffmpeg into the cache; later runs reuse it.
+            Faults: --fault N:SPEC, or while running:
+              curl -X PUT -d 'delay=3000' http://127.0.0.1:8600/control/faults/N
+              curl -X DELETE http://127.0.0.1:8600/control/faults/N
+            SPEC is a comma-separated list of: segment-404, playlist-5xx[=CODE], stall, bandwidth=BYTES_PER_S,
+            truncate[=FRACTION], reset[=FRACTION], outage, delay=MS.
+            """)
+
+    @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
+    var port = 8600
+
+    @Option(help: "The channel table.")
+    var channels = "channels/channels.json"
+
+    @Option(help: "Cache folder for the encoded loops (default: $ZAPPER_ORIGIN_CACHE, $XDG_CACHE_HOME/zapper-origin or ~/.cache/zapper-origin).")
+    var cache: String?
+
+    @Option(name: .customLong("fault"), help: "A fault at start, as CHANNEL:SPEC (repeatable).")
+    var faults: [String] = []
+
+    @Flag(help: "Encode the cache if needed, then exit.")
+    var encodeOnly = false
+
+    @Flag(help: "Exit when standard input closes (for a parent process that may die).")
+    var exitWithStdin = false
+
+    @Flag(help: "Log every request.")
+    var verbose = false
+
+    func run() async throws {
+        let catalogURL = URL(fileURLWithPath: channels)
+        let catalog = try ChannelCatalog.load(from: catalogURL)
+        var startFaults: [(Int, FaultSet)] = []
+        for item in faults {
+            let parts = item.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let number = Int(parts[0]), catalog.channel(number: number) != nil else {
+                throw ValidationError("--fault \(item): expected CHANNEL:SPEC with a channel number from \(channels)")
+            }
+            do {
+                startFaults.append((number, try FaultSet(spec: parts[1])))
+            } catch {
+                throw ValidationError("--fault \(item): \(error)")
+            }
+        }
+
+        let cacheRoot = cache.map { URL(fileURLWithPath: $0) } ?? EncodeCache.defaultRoot()
+        let prepared = try EncodeCache(root: cacheRoot).prepare(catalog: catalog) { line in
+            FileHandle.standardError.write(Data("zapper-origin: \(line)\n".utf8))
+        }
+        let took = String(format: "%.0f", prepared.manifest.encodeSeconds)
+        if prepared.reused {
+            note("using the cached loops in \(prepared.directory.path) (the first encode took \(took) s)")
+        } else {
+            note("encoded \(catalog.channels.count) channels in \(took) s into \(prepared.directory.path)")
+        }
+        if encodeOnly { return }
+
+        let library = try EncodedLibrary(catalog: catalog, prepared: prepared)
+        let board = FaultBoard()
+        let now = Date().timeIntervalSince1970
+        for (number, set) in startFaults {
+            board.set(set, channel: number, now: now)
+            note("channel \(number): fault \(set.spec)")
+        }
+        let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in note(line) } : nil
+        let server = try await OriginHTTPServer.start(port: port, router: { port in
+            OriginRouter(library: library, faults: board, defaultHost: "127.0.0.1:\(port)")
+        }, accessLog: log)
+        let listening = "zapper-origin: listening on http://127.0.0.1:\(server.port) (lineup http://127.0.0.1:\(server.port)/demo.m3u)\n"
+        FileHandle.standardOutput.write(Data(listening.utf8))
+
+        if exitWithStdin {
+            Thread.detachNewThread {
+                while FileHandle.standardInput.availableData.count > 0 {}
+                Foundation.exit(0)
+            }
+        }
+        for signal in [SIGINT, SIGTERM] {
+            Foundation.signal(signal) { _ in Foundation.exit(0) }
+        }
+        try await server.run()
+    }
+}
+
+func note(_ line: String) {
+    FileHandle.standardError.write(Data("zapper-origin: \(line)\n".utf8))
+}
