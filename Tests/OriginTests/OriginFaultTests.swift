@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import OriginKit
+
+/// Each fault does what it says, on the wire, and goes away when cleared.
+extension OriginOverHTTP {
+@Suite struct Faults {
+    let origin: OriginProcess
+
+    init() throws {
+        origin = try OriginProcess.shared.get()
+    }
+
+    func get(_ path: String, _ method: String = "GET") throws -> RawHTTPConnection.Response {
+        try RawHTTPConnection.fetch(port: origin.port, method, path)
+    }
+
+    func control(_ method: String, _ channel: Int, _ spec: String = "") throws -> RawHTTPConnection.Response {
+        try RawHTTPConnection.fetch(port: origin.port, method, "/control/faults/\(channel)", body: spec)
+    }
+
+    func newestSegment(_ channel: Int, _ rendition: String = "240p") throws -> String {
+        let playlist = try get("/ch/\(channel)/\(rendition)/index.m3u8").text
+        let last = playlist.split(separator: "\n").last { !$0.hasPrefix("#") }!
+        return "/ch/\(channel)/\(rendition)/\(last)"
+    }
+
+    func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+        let start = ContinuousClock.now
+        let result = try body()
+        let elapsed = ContinuousClock.now - start
+        return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    @Test func segment404() throws {
+        let segment = try newestSegment(5)
+        #expect(try control("PUT", 5, "segment-404").status == 200)
+        #expect(try get(segment).status == 404)
+        #expect(try get("/ch/5/240p/index.m3u8").status == 200)
+        #expect(try get("/ch/5/master.m3u8").status == 200)
+        #expect(try get(try newestSegment(6)).status == 200)  // other channels unaffected
+        #expect(try control("DELETE", 5).status == 200)
+        #expect(try get(segment).status == 200)
+    }
+
+    @Test func playlist5xx() throws {
+        let segment = try newestSegment(5)
+        #expect(try control("PUT", 5, "playlist-5xx").status == 200)
+        #expect(try get("/ch/5/master.m3u8").status == 503)
+        #expect(try get("/ch/5/720p/index.m3u8").status == 503)
+        #expect(try get(segment).status == 200)
+        #expect(try control("PUT", 5, "playlist-5xx=500").status == 200)
+        #expect(try get("/ch/5/720p/index.m3u8").status == 500)
+        #expect(try control("DELETE", 5).status == 200)
+        #expect(try get("/ch/5/master.m3u8").status == 200)
+        #expect(try get("/ch/5/720p/index.m3u8").status == 200)
+    }
+
+    @Test func stalledPlaylistStopsAdvancingAndCatchesUpWhenCleared() throws {
+        #expect(try control("PUT", 6, "stall").status == 200)
+        let frozen = try get("/ch/6/720p/index.m3u8").text
+        Thread.sleep(forTimeInterval: 4.2)
+        let still = try get("/ch/6/720p/index.m3u8").text
+        #expect(still == frozen)
+        let live = try get("/ch/7/720p/index.m3u8").text  // another channel moved on meanwhile
+        #expect(sequence(live)! >= sequence(frozen)! + 2)
+        #expect(try control("DELETE", 6).status == 200)
+        let resumed = try get("/ch/6/720p/index.m3u8").text
+        #expect(sequence(resumed)! >= sequence(frozen)! + 2)
+    }
+
+    func sequence(_ playlist: String) -> Int64? {
+        playlist.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }
+            .flatMap { Int64($0.dropFirst("#EXT-X-MEDIA-SEQUENCE:".count)) }
+    }
+
+    @Test func bandwidthCapPacesTheBody() throws {
+        let segment = try newestSegment(7)
+        let size = try #require(try get(segment, "HEAD").contentLength)
+        // A cap that makes the segment take about 1.2 s.
+        let rate = size * 10 / 12
+        #expect(try control("PUT", 7, "bandwidth=\(rate)").status == 200)
+        let (capped, slow) = try timed { try get(segment) }
+        #expect(capped.status == 200 && capped.ending == .complete && capped.body.count == size)
+        #expect(slow >= 1.0, "\(size) bytes at \(rate) B/s took \(slow) s")
+        #expect(try control("DELETE", 7).status == 200)
+        let (full, fast) = try timed { try get(segment) }
+        #expect(full.body == capped.body)
+        #expect(fast < slow / 2, "uncapped took \(fast) s, capped \(slow) s")
+    }
+
+    @Test func truncatedSegmentIsShortWithAMatchingLength() throws {
+        let segment = try newestSegment(2)
+        let full = try get(segment)
+        #expect(try control("PUT", 2, "truncate=0.25").status == 200)
+        let cut = try get(segment)
+        #expect(cut.status == 200 && cut.ending == .complete)
+        #expect(cut.body.count == full.body.count / 4)
+        #expect(cut.contentLength == cut.body.count)
+        #expect(Array(full.body.prefix(cut.body.count)) == cut.body)
+        #expect(try control("DELETE", 2).status == 200)
+        #expect(try get(segment).body.count == full.body.count)
+    }
+
+    @Test func connectionResetMidBody() throws {
+        let segment = try newestSegment(2, "1080p")
+        let size = try #require(try get(segment, "HEAD").contentLength)
+        #expect(try control("PUT", 2, "reset").status == 200)
+        let broken = try get(segment)
+        #expect(broken.status == 200)
+        #expect(broken.contentLength == size)  // announced in full …
+        #expect(broken.body.count < size)      // … but not delivered
+        #expect(broken.ending == .reset)
+        #expect(try control("DELETE", 2).status == 200)
+        let whole = try get(segment)
+        #expect(whole.ending == .complete && whole.body.count == size)
+    }
+
+    @Test func wholeChannelOutage() throws {
+        #expect(try control("PUT", 4, "outage").status == 200)
+        for path in ["/ch/4/master.m3u8", "/ch/4/1080p/index.m3u8"] {
+            let reply = try get(path)
+            #expect(reply.status == nil, "\(path) answered during an outage")
+        }
+        #expect(try get("/ch/3/master.m3u8").status == 200)
+        #expect(try control("DELETE", 4).status == 200)
+        #expect(try get("/ch/4/master.m3u8").status == 200)
+        #expect(try get(try newestSegment(4)).status == 200)
+    }
+
+    @Test func addedDelayPerRequest() throws {
+        #expect(try control("PUT", 3, "delay=1500").status == 200)
+        let (delayed, slow) = try timed { try get("/ch/3/master.m3u8") }
+        #expect(delayed.status == 200)
+        #expect(slow >= 1.5)
+        let (segment, slowSegment) = try timed { try get(try newestSegment(3)) }
+        #expect(segment.status == 200 && slowSegment >= 3.0)  // the playlist and the segment both waited
+        #expect(try control("DELETE", 3).status == 200)
+        let (_, fast) = try timed { try get("/ch/3/master.m3u8") }
+        #expect(fast < 0.75)
+    }
+
+    @Test func controlEndpointListsAndRejects() throws {
+        #expect(try control("PUT", 8, "delay=10,segment-404").status == 200)
+        let listing = try get("/control/faults").text
+        #expect(listing.contains("8: segment-404,delay=10"))
+        #expect(try control("GET", 8).text.contains("segment-404"))
+        let bad = try control("PUT", 8, "explode")
+        #expect(bad.status == 400 && bad.text.contains("unknown fault \"explode\""))
+        #expect(try control("GET", 8).text.contains("segment-404"))  // a bad request changes nothing
+        #expect(try control("PUT", 99, "outage").status == 404)
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults").status == 200)
+        #expect(try get("/control/faults").text == "no faults\n")
+    }
+
+    @Test func faultFromTheCommandLineUntilClearedOverHTTP() throws {
+        let second = try OriginProcess(arguments: ["--fault", "2:segment-404,delay=200"])
+        defer { second.stop() }
+        let playlist = try RawHTTPConnection.fetch(port: second.port, "GET", "/ch/2/240p/index.m3u8").text
+        let last = playlist.split(separator: "\n").last { !$0.hasPrefix("#") }!
+        #expect(try RawHTTPConnection.fetch(port: second.port, "GET", "/ch/2/240p/\(last)").status == 404)
+        #expect(try RawHTTPConnection.fetch(port: second.port, "DELETE", "/control/faults/2").status == 200)
+        #expect(try RawHTTPConnection.fetch(port: second.port, "GET", "/ch/2/240p/\(last)").status == 200)
+    }
+}
+}
