@@ -1,0 +1,51 @@
+# Zapper's two commands (see README.md):
+#   make demo   build, start the demo origin, play channels/demo.m3u
+#   make test   the whole test suite
+# Each installs the Debian packages it needs first.
+
+DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
+	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
+	libcairo2-dev libpango1.0-dev
+
+ORIGIN_PORT ?= 8600
+SHELL := /bin/bash
+
+.PHONY: demo test deps build-release
+
+deps:
+	@missing=""; \
+	for package in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing Debian packages:$$missing"; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+	@command -v swift >/dev/null || { echo "make: swift is not on PATH (Swift 6.1 or newer, from swift.org)"; exit 1; }
+
+build-release: deps
+	swift build -c release
+
+# Starts the origin (unless one already serves the port), then the player.
+demo: build-release
+	@set -e; \
+	bin=$$(swift build -c release --show-bin-path); \
+	if curl -sf -o /dev/null http://127.0.0.1:$(ORIGIN_PORT)/channels.json; then \
+		echo "make: an origin already serves http://127.0.0.1:$(ORIGIN_PORT)"; origin=""; \
+	else \
+		echo "make: starting zapper-origin (the first run encodes the demo channels: a few minutes)"; \
+		"$$bin/zapper-origin" --port $(ORIGIN_PORT) & origin=$$!; \
+		trap 'kill $$origin 2>/dev/null' EXIT INT TERM; \
+		until curl -sf -o /dev/null http://127.0.0.1:$(ORIGIN_PORT)/channels.json; do \
+			kill -0 $$origin 2>/dev/null || { echo "make: zapper-origin failed"; exit 1; }; sleep 1; \
+		done; \
+	fi; \
+	"$$bin/zapper" --lineup channels/demo.m3u; \
+	if [ -n "$$origin" ]; then echo "make: the origin keeps serving; Ctrl-C stops it"; wait $$origin; fi
+
+test: deps
+	swift build --build-tests
+	swift test --skip-build --disable-xctest
