@@ -1,0 +1,374 @@
+import Foundation
+
+/// Parses master and media playlists (RFC 8216 / 8216bis). Malformed input is
+/// rejected with its line and the reason; unknown tags are ignored. Every
+/// URI is resolved against the playlist's own URL and must be http(s).
+public enum HLSParser {
+    public static func parse(_ text: String, url: URL) throws(HLSParseError) -> HLSPlaylist {
+        var state = State(source: url.absoluteString, base: url)
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        guard let first = lines.firstIndex(where: { !$0.trimmingSpaces.isEmpty }),
+              lines[first].trimmingSpaces == "#EXTM3U" else {
+            throw HLSParseError(source: state.source, line: 1, reason: "not an HLS playlist: the first line is not #EXTM3U")
+        }
+        for index in lines.indices.dropFirst(first + 1) {
+            let line = lines[index].trimmingSpaces
+            if line.isEmpty { continue }
+            state.line = index + 1
+            do {
+                try state.read(line)
+            } catch let error as AttributeError {
+                throw HLSParseError(source: state.source, line: state.line, reason: error.reason)
+            } catch let error as HLSParseError {
+                throw error
+            } catch {
+                throw HLSParseError(source: state.source, line: state.line, reason: "\(error)")
+            }
+        }
+        return try state.finish(lastLine: state.line)
+    }
+
+    private struct State {
+        let source: String
+        let base: URL
+        var line = 0
+
+        var master = HLSMasterPlaylist()
+        var media = HLSMediaPlaylist()
+        var kind: Kind?
+        enum Kind { case master, media }
+
+        // Media playlist, per segment.
+        var sawTargetDuration = false
+        var pendingInfo: (duration: Double, title: String?, line: Int)?
+        var pendingRange: (length: Int, offset: Int?)?
+        var pendingDiscontinuity = false
+        var pendingDate: Date?
+        var key: HLSKey?
+        var initSection: HLSInitSection?
+        var discontinuities: Int64 = 0
+
+        // Master playlist.
+        var pendingVariant: (variant: HLSVariant, line: Int)?
+
+        init(source: String, base: URL) {
+            self.source = source
+            self.base = base
+        }
+
+        func fail(_ reason: String) -> HLSParseError {
+            HLSParseError(source: source, line: line, reason: reason)
+        }
+
+        mutating func be(_ wanted: Kind, _ tag: Substring) throws(HLSParseError) {
+            if let kind, kind != wanted {
+                throw fail("\(tag) in a \(kind == .master ? "master" : "media") playlist: it mixes master and media tags")
+            }
+            kind = wanted
+        }
+
+        func resolve(_ reference: String) throws(HLSParseError) -> URL {
+            switch MediaURLPolicy.resolve(reference, against: base) {
+            case .success(let url): return url
+            case .failure(let rejection): throw fail("URI \(rejection)")
+            }
+        }
+
+        mutating func read(_ line: Substring) throws {
+            guard line.hasPrefix("#") else { return try uri(String(line)) }
+            guard line.hasPrefix("#EXT") else { return }  // a comment
+            let colon = line.firstIndex(of: ":")
+            let tag = colon.map { line[..<$0] } ?? line
+            let value = colon.map { line[line.index(after: $0)...] } ?? ""
+            switch tag {
+            case "#EXTM3U": throw fail("a second #EXTM3U")
+            case "#EXT-X-VERSION":
+                guard let version = Int(value.trimmingSpaces) else { throw fail("EXT-X-VERSION:\(value) is not a number") }
+                media.version = version
+            case "#EXT-X-INDEPENDENT-SEGMENTS":
+                master.independentSegments = true
+                media.independentSegments = true
+            case "#EXT-X-START":
+                let attributes = try HLSAttributeList(value)
+                guard let offset = try attributes.float("TIME-OFFSET") else { throw fail("EXT-X-START has no TIME-OFFSET") }
+                let start = HLSStartPoint(timeOffset: offset, precise: try attributes.yesNo("PRECISE"))
+                master.start = start
+                media.start = start
+
+            // Master playlist tags.
+            case "#EXT-X-STREAM-INF":
+                try be(.master, tag)
+                if let pending = pendingVariant {
+                    throw HLSParseError(source: source, line: pending.line, reason: "EXT-X-STREAM-INF is not followed by its URI")
+                }
+                pendingVariant = (try variant(HLSAttributeList(value)), self.line)
+            case "#EXT-X-MEDIA":
+                try be(.master, tag)
+                master.renditions.append(try rendition(HLSAttributeList(value)))
+            case "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-SESSION-DATA", "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING":
+                try be(.master, tag)
+
+            // Media playlist tags.
+            case "#EXT-X-TARGETDURATION":
+                try be(.media, tag)
+                guard let seconds = Double(value.trimmingSpaces), seconds > 0 else {
+                    throw fail("EXT-X-TARGETDURATION:\(value) is not a positive number")
+                }
+                media.targetDuration = Int(seconds.rounded(.up))
+                sawTargetDuration = true
+            case "#EXT-X-MEDIA-SEQUENCE":
+                try be(.media, tag)
+                guard let number = Int64(value.trimmingSpaces), number >= 0 else { throw fail("EXT-X-MEDIA-SEQUENCE:\(value) is not a number") }
+                guard media.segments.isEmpty else { throw fail("EXT-X-MEDIA-SEQUENCE after the first segment") }
+                media.mediaSequence = number
+            case "#EXT-X-DISCONTINUITY-SEQUENCE":
+                try be(.media, tag)
+                guard let number = Int64(value.trimmingSpaces), number >= 0 else { throw fail("EXT-X-DISCONTINUITY-SEQUENCE:\(value) is not a number") }
+                guard media.segments.isEmpty else { throw fail("EXT-X-DISCONTINUITY-SEQUENCE after the first segment") }
+                media.discontinuitySequence = number
+            case "#EXT-X-ENDLIST":
+                try be(.media, tag)
+                media.endList = true
+            case "#EXT-X-PLAYLIST-TYPE":
+                try be(.media, tag)
+                guard let type = HLSMediaPlaylist.PlaylistType(rawValue: String(value.trimmingSpaces)) else {
+                    throw fail("EXT-X-PLAYLIST-TYPE:\(value) is not EVENT or VOD")
+                }
+                media.playlistType = type
+            case "#EXT-X-SERVER-CONTROL":
+                try be(.media, tag)
+                media.holdBack = try HLSAttributeList(value).float("HOLD-BACK")
+            case "#EXTINF":
+                try be(.media, tag)
+                let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
+                guard let duration = Double(parts[0].trimmingSpaces), duration >= 0, duration.isFinite else {
+                    throw fail("EXTINF:\(value) has no valid duration")
+                }
+                let title = parts.count > 1 ? String(parts[1].trimmingSpaces) : nil
+                pendingInfo = (duration, title?.isEmpty == true ? nil : title, self.line)
+            case "#EXT-X-BYTERANGE":
+                try be(.media, tag)
+                pendingRange = try byteRange(value)
+            case "#EXT-X-DISCONTINUITY":
+                try be(.media, tag)
+                pendingDiscontinuity = true
+            case "#EXT-X-PROGRAM-DATE-TIME":
+                try be(.media, tag)
+                guard let date = ISO8601Parser.date(String(value.trimmingSpaces)) else {
+                    throw fail("EXT-X-PROGRAM-DATE-TIME:\(value) is not an ISO 8601 date")
+                }
+                pendingDate = date
+            case "#EXT-X-KEY":
+                try be(.media, tag)
+                key = try segmentKey(HLSAttributeList(value))
+            case "#EXT-X-MAP":
+                try be(.media, tag)
+                let attributes = try HLSAttributeList(value)
+                let uri = try resolve(try attributes.required("URI", in: "EXT-X-MAP"))
+                var range: HLSByteRange?
+                if let text = attributes["BYTERANGE"] {
+                    let parsed = try byteRange(Substring(text))
+                    range = HLSByteRange(length: parsed.length, offset: parsed.offset ?? 0)
+                }
+                initSection = HLSInitSection(uri: uri, byteRange: range)
+            default:
+                break  // unknown tags are ignored (RFC 8216 §4.1)
+            }
+        }
+
+        mutating func uri(_ text: String) throws {
+            if kind == .master || pendingVariant != nil {
+                guard let pending = pendingVariant else { throw fail("URI \"\(text)\" without EXT-X-STREAM-INF before it") }
+                var variant = pending.variant
+                variant.uri = try resolve(text)
+                master.variants.append(variant)
+                pendingVariant = nil
+                return
+            }
+            guard let info = pendingInfo else { throw fail("segment URI \"\(text)\" without #EXTINF before it") }
+            kind = .media
+            let sequence = media.mediaSequence + Int64(media.segments.count)
+            var segment = HLSSegment(sequence: sequence, uri: try resolve(text), duration: info.duration)
+            segment.title = info.title
+            if pendingDiscontinuity { discontinuities += 1 }
+            segment.discontinuity = pendingDiscontinuity
+            segment.discontinuitySequence = media.discontinuitySequence + discontinuities
+            if let range = pendingRange {
+                let offset: Int
+                if let explicit = range.offset {
+                    offset = explicit
+                } else if let previous = media.segments.last, previous.uri == segment.uri, let previousRange = previous.byteRange {
+                    offset = previousRange.offset + previousRange.length
+                } else {
+                    throw fail("EXT-X-BYTERANGE without an offset must follow a sub-range of the same resource")
+                }
+                segment.byteRange = HLSByteRange(length: range.length, offset: offset)
+            }
+            if let date = pendingDate {
+                segment.programDate = date
+            } else if !pendingDiscontinuity, let previous = media.segments.last, let date = previous.programDate {
+                segment.programDate = date.addingTimeInterval(previous.duration)
+            }
+            segment.key = key?.method == HLSKey.Method.none ? nil : key
+            segment.initSection = initSection
+            media.segments.append(segment)
+            pendingInfo = nil
+            pendingRange = nil
+            pendingDiscontinuity = false
+            pendingDate = nil
+        }
+
+        func variant(_ attributes: HLSAttributeList) throws -> HLSVariant {
+            guard let bandwidth = try attributes.integer("BANDWIDTH") else { throw fail("EXT-X-STREAM-INF has no BANDWIDTH") }
+            var variant = HLSVariant(uri: base, bandwidth: bandwidth)
+            variant.averageBandwidth = try attributes.integer("AVERAGE-BANDWIDTH")
+            if let text = attributes["RESOLUTION"] {
+                let parts = text.split(separator: "x")
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
+                    throw fail("RESOLUTION=\(text) is not WIDTHxHEIGHT")
+                }
+                variant.resolution = HLSResolution(width: width, height: height)
+            }
+            variant.codecs = attributes["CODECS"].map { $0.split(separator: ",").map { String($0.trimmingSpaces) } } ?? []
+            variant.frameRate = try attributes.float("FRAME-RATE")
+            variant.audioGroup = attributes["AUDIO"]
+            variant.subtitlesGroup = attributes["SUBTITLES"]
+            return variant
+        }
+
+        func rendition(_ attributes: HLSAttributeList) throws -> HLSRendition {
+            let typeText = try attributes.required("TYPE", in: "EXT-X-MEDIA")
+            guard let type = HLSRendition.MediaType(rawValue: typeText) else { throw fail("EXT-X-MEDIA TYPE=\(typeText) is unknown") }
+            var rendition = HLSRendition(type: type, groupID: try attributes.required("GROUP-ID", in: "EXT-X-MEDIA"),
+                                         name: try attributes.required("NAME", in: "EXT-X-MEDIA"))
+            rendition.language = attributes["LANGUAGE"]
+            rendition.isDefault = try attributes.yesNo("DEFAULT")
+            rendition.autoselect = try attributes.yesNo("AUTOSELECT") || rendition.isDefault
+            rendition.forced = try attributes.yesNo("FORCED")
+            if let uri = attributes["URI"] {
+                guard type != .closedCaptions else { throw fail("EXT-X-MEDIA TYPE=CLOSED-CAPTIONS must not have a URI") }
+                rendition.uri = try resolve(uri)
+            } else if type == .subtitles {
+                throw fail("EXT-X-MEDIA TYPE=SUBTITLES has no URI")
+            }
+            return rendition
+        }
+
+        func segmentKey(_ attributes: HLSAttributeList) throws -> HLSKey {
+            let methodText = try attributes.required("METHOD", in: "EXT-X-KEY")
+            guard let method = HLSKey.Method(rawValue: methodText) else { throw fail("EXT-X-KEY METHOD=\(methodText) is unknown") }
+            var key = HLSKey(method: method)
+            guard method != .none else { return key }
+            key.uri = try resolve(try attributes.required("URI", in: "EXT-X-KEY"))
+            key.keyFormat = attributes["KEYFORMAT"]
+            if let text = attributes["IV"] {
+                let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
+                guard hex.count == 32, let bytes = Self.hexBytes(hex) else { throw fail("IV=\(text) is not a 128-bit hexadecimal value") }
+                key.iv = bytes
+            }
+            return key
+        }
+
+        static func hexBytes(_ hex: Substring) -> [UInt8]? {
+            var bytes: [UInt8] = []
+            var index = hex.startIndex
+            while index < hex.endIndex {
+                let next = hex.index(index, offsetBy: 2)
+                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            return bytes
+        }
+
+        func byteRange(_ text: Substring) throws(HLSParseError) -> (length: Int, offset: Int?) {
+            let parts = text.trimmingSpaces.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let length = Int(parts[0]), length >= 0 else { throw fail("byte range \"\(text)\" is not LENGTH[@OFFSET]") }
+            guard parts.count == 2 else { return (length, nil) }
+            guard let offset = Int(parts[1]), offset >= 0 else { throw fail("byte range \"\(text)\" has a bad offset") }
+            return (length, offset)
+        }
+
+        func finish(lastLine: Int) throws(HLSParseError) -> HLSPlaylist {
+            if let pending = pendingVariant {
+                throw HLSParseError(source: source, line: pending.line, reason: "EXT-X-STREAM-INF is not followed by its URI")
+            }
+            if let info = pendingInfo {
+                throw HLSParseError(source: source, line: info.line, reason: "#EXTINF is not followed by a segment URI")
+            }
+            if kind == .master {
+                guard !master.variants.isEmpty else { throw HLSParseError(source: source, line: lastLine, reason: "a master playlist without variants") }
+                return .master(master)
+            }
+            guard sawTargetDuration else {
+                throw HLSParseError(source: source, line: lastLine, reason: "a media playlist without EXT-X-TARGETDURATION")
+            }
+            return .media(media)
+        }
+    }
+}
+
+/// Dates as HLS servers write them: `2026-11-21T05:11:02Z`, with or without
+/// fractional seconds, with `Z`, `+hh:mm`, `+hhmm` or `+hh`.
+enum ISO8601Parser {
+    static func date(_ text: String) -> Date? {
+        let scalars = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= scalars.count else { return nil }
+            var value = 0
+            for byte in scalars[range] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard scalars.count >= 19, scalars[4] == 45, scalars[7] == 45, scalars[10] == 84 || scalars[10] == 116 || scalars[10] == 32,
+              scalars[13] == 58, scalars[16] == 58,
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < scalars.count, scalars[index] == 46 || scalars[index] == 44 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < scalars.count, scalars[index] >= 48, scalars[index] <= 57 {
+                fraction += Double(scalars[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offsetSeconds = 0
+        if index < scalars.count {
+            let sign = scalars[index]
+            if sign == 90 || sign == 122 {  // Z
+                index += 1
+            } else if sign == 43 || sign == 45 {
+                let rest = String(decoding: scalars[(index + 1)...], as: UTF8.self).replacingOccurrences(of: ":", with: "")
+                guard rest.count == 2 || rest.count == 4, let hh = Int(rest.prefix(2)), let mm = Int(rest.dropFirst(2).isEmpty ? "0" : String(rest.dropFirst(2))),
+                      hh < 24, mm < 60 else { return nil }
+                offsetSeconds = (hh * 3600 + mm * 60) * (sign == 43 ? 1 : -1)
+                index = scalars.count
+            } else {
+                return nil
+            }
+        }
+        guard index == scalars.count else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+        return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}

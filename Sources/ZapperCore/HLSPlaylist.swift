@@ -1,0 +1,154 @@
+import Foundation
+
+/// An HLS playlist (RFC 8216): a master playlist of variants and
+/// renditions, or a media playlist of segments. Every URI in it is absolute
+/// and has passed `MediaURLPolicy`.
+public enum HLSPlaylist: Sendable, Equatable {
+    case master(HLSMasterPlaylist)
+    case media(HLSMediaPlaylist)
+}
+
+public struct HLSMasterPlaylist: Sendable, Equatable {
+    public var variants: [HLSVariant] = []
+    public var renditions: [HLSRendition] = []
+    public var independentSegments = false
+    public var start: HLSStartPoint?
+
+    public init() {}
+
+    public func renditions(_ type: HLSRendition.MediaType, group: String?) -> [HLSRendition] {
+        guard let group else { return [] }
+        return renditions.filter { $0.type == type && $0.groupID == group }
+    }
+}
+
+public struct HLSVariant: Sendable, Equatable {
+    public var uri: URL
+    /// Peak bits per second.
+    public var bandwidth: Int
+    public var averageBandwidth: Int?
+    public var resolution: HLSResolution?
+    public var codecs: [String] = []
+    public var frameRate: Double?
+    public var audioGroup: String?
+    public var subtitlesGroup: String?
+
+    public init(uri: URL, bandwidth: Int) {
+        self.uri = uri
+        self.bandwidth = bandwidth
+    }
+}
+
+public struct HLSResolution: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+}
+
+/// EXT-X-MEDIA: an alternate rendition (audio language, subtitles, …).
+public struct HLSRendition: Sendable, Equatable {
+    public enum MediaType: String, Sendable {
+        case audio = "AUDIO", video = "VIDEO", subtitles = "SUBTITLES", closedCaptions = "CLOSED-CAPTIONS"
+    }
+
+    public var type: MediaType
+    public var groupID: String
+    public var name: String
+    public var language: String?
+    public var isDefault = false
+    public var autoselect = false
+    public var forced = false
+    /// Nil when the rendition is carried inside the variant's own stream.
+    public var uri: URL?
+
+    public init(type: MediaType, groupID: String, name: String) {
+        self.type = type
+        self.groupID = groupID
+        self.name = name
+    }
+}
+
+/// EXT-X-START: where a client should begin; negative offsets count from the end.
+public struct HLSStartPoint: Sendable, Equatable {
+    public var timeOffset: Double
+    public var precise: Bool
+}
+
+public struct HLSMediaPlaylist: Sendable, Equatable {
+    public enum PlaylistType: String, Sendable { case event = "EVENT", vod = "VOD" }
+
+    public var version: Int?
+    public var targetDuration: Int = 0
+    public var mediaSequence: Int64 = 0
+    public var discontinuitySequence: Int64 = 0
+    public var segments: [HLSSegment] = []
+    public var endList = false
+    public var playlistType: PlaylistType?
+    public var independentSegments = false
+    public var start: HLSStartPoint?
+    /// EXT-X-SERVER-CONTROL HOLD-BACK, in seconds.
+    public var holdBack: Double?
+
+    public init() {}
+
+    /// Live until the server says the list is complete.
+    public var isLive: Bool { !endList && playlistType != .vod }
+
+    public var totalDuration: Double { segments.reduce(0) { $0 + $1.duration } }
+}
+
+public struct HLSSegment: Sendable, Equatable {
+    public var sequence: Int64
+    public var uri: URL
+    public var duration: Double
+    public var title: String?
+    /// EXT-X-DISCONTINUITY precedes this segment.
+    public var discontinuity = false
+    /// The discontinuity sequence number this segment belongs to.
+    public var discontinuitySequence: Int64 = 0
+    public var byteRange: HLSByteRange?
+    public var programDate: Date?
+    public var key: HLSKey?
+    /// EXT-X-MAP: the initialization section (fMP4).
+    public var initSection: HLSInitSection?
+
+    public init(sequence: Int64, uri: URL, duration: Double) {
+        self.sequence = sequence
+        self.uri = uri
+        self.duration = duration
+    }
+}
+
+public struct HLSByteRange: Sendable, Equatable {
+    public var length: Int
+    public var offset: Int
+}
+
+public struct HLSInitSection: Sendable, Equatable {
+    public var uri: URL
+    public var byteRange: HLSByteRange?
+}
+
+/// EXT-X-KEY. For AES-128 without an IV attribute the IV is the segment's
+/// media sequence number, big-endian in 16 bytes (RFC 8216 §5.2).
+public struct HLSKey: Sendable, Equatable {
+    public enum Method: String, Sendable { case none = "NONE", aes128 = "AES-128", sampleAES = "SAMPLE-AES" }
+
+    public var method: Method
+    public var uri: URL?
+    public var iv: [UInt8]?
+    public var keyFormat: String?
+
+    public func initializationVector(sequence: Int64) -> [UInt8] {
+        if let iv { return iv }
+        return Array(repeating: 0, count: 8) + withUnsafeBytes(of: UInt64(bitPattern: sequence).bigEndian, Array.init)
+    }
+}
+
+/// A playlist that cannot be used, with the line and the reason.
+public struct HLSParseError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var source: String
+    public var line: Int
+    public var reason: String
+
+    public var description: String { "\(source):\(line): \(reason)" }
+}
