@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
@@ -55,11 +56,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "ZapperCoreTests", dependencies: ["ZapperCore"]),
+        .testTarget(name: "ZapperCoreTests", dependencies: [
+            "ZapperCore", .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
         ]),
-        .testTarget(name: "OriginTests", dependencies: ["OriginKit"],
-                    resources: []),
+        .testTarget(name: "OriginTests", dependencies: ["OriginKit"]),
     ]
 )
