@@ -59,9 +59,12 @@ let package = Package(
         .testTarget(name: "ZapperCoreTests", dependencies: [
             "ZapperCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
+        // Helpers for tests only: a zapper-origin child process, a raw HTTP
+        // client that sees resets, running tools, tone detection.
+        .target(name: "TestSupport", dependencies: ["OriginKit"]),
         .testTarget(name: "BackendTests", dependencies: [
-            "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+            "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport",
         ]),
-        .testTarget(name: "OriginTests", dependencies: ["OriginKit"]),
+        .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
     ]
 )

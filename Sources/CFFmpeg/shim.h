@@ -14,6 +14,8 @@
 // Macros Swift cannot import.
 static inline int zapper_averror(int errnum) { return AVERROR(errnum); }
 static inline int zapper_averror_eof(void) { return AVERROR_EOF; }
+static inline int zapper_averror_exit(void) { return AVERROR_EXIT; }
+static inline int zapper_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int64_t zapper_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int zapper_av_error_max_string_size(void) { return AV_ERROR_MAX_STRING_SIZE; }
 #endif

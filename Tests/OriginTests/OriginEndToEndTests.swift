@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OriginKit
+import TestSupport
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

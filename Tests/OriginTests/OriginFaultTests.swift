@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import OriginKit
+import TestSupport
 
 /// Each fault does what it says, on the wire, and goes away when cleared.
 extension OriginOverHTTP {

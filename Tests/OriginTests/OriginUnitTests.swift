@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OriginKit
+import TestSupport
 
 @Suite struct FaultSpecTests {
     @Test func parsesEveryKindAndRoundTrips() throws {

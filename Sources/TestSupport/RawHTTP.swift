@@ -7,8 +7,8 @@ import Glibc
 /// exactly what the origin did on the wire: the status, the announced
 /// length, how many bytes came, and whether the connection ended cleanly,
 /// early, or with a TCP reset.
-final class RawHTTPConnection {
-    enum Ending: Equatable {
+public final class RawHTTPConnection {
+    public enum Ending: Equatable, Sendable {
         /// The whole announced body arrived.
         case complete
         /// The peer closed (FIN) before the announced body was complete.
@@ -17,24 +17,25 @@ final class RawHTTPConnection {
         case reset
     }
 
-    struct Response {
-        var status: Int?
-        var headers: [String: String]
-        var body: [UInt8]
-        var ending: Ending
-        var contentLength: Int? { headers["content-length"].flatMap { Int($0) } }
-        var text: String { String(decoding: body, as: UTF8.self) }
+    public struct Response: Sendable {
+        public var status: Int?
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var ending: Ending
+        public var contentLength: Int? { headers["content-length"].flatMap { Int($0) } }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     private let fd: Int32
     let port: Int
     private var buffered: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 30) throws {
+    public init(port: Int, timeoutSeconds: Int = 30) throws {
         self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -59,7 +60,7 @@ final class RawHTTPConnection {
     deinit { close(fd) }
 
     /// Sends one request and reads its response (or what there was of it).
-    func request(_ method: String = "GET", _ path: String, body: String = "", keepAlive: Bool = true) throws -> Response {
+    public func request(_ method: String = "GET", _ path: String, body: String = "", keepAlive: Bool = true) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if !body.isEmpty || method == "PUT" || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
@@ -137,7 +138,7 @@ final class RawHTTPConnection {
     }
 
     /// One request on a fresh connection.
-    static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "") throws -> Response {
+    public static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "") throws -> Response {
         try RawHTTPConnection(port: port).request(method, path, body: body, keepAlive: false)
     }
 }

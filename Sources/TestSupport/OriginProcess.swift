@@ -1,17 +1,16 @@
 import Foundation
 import OriginKit
-import Testing
 
 /// Paths of this checkout and of the built executables.
-enum Repo {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+public enum Repo {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    static let catalogURL = root.appendingPathComponent("channels/channels.json")
+    public static let catalogURL = root.appendingPathComponent("channels/channels.json")
 
-    static func catalog() throws -> ChannelCatalog { try ChannelCatalog.load(from: catalogURL) }
+    public static func catalog() throws -> ChannelCatalog { try ChannelCatalog.load(from: catalogURL) }
 
     /// The folder holding the built products (the test bundle sits beside them).
-    static var productsDirectory: URL {
+    public static var productsDirectory: URL {
         if let explicit = ProcessInfo.processInfo.environment["ZAPPER_PRODUCTS"] {
             return URL(fileURLWithPath: explicit)
         }
@@ -25,16 +24,16 @@ enum Repo {
 
 /// A `zapper-origin` started by a test, on a free port, stopped with the test
 /// process (it exits when its standard input closes).
-final class OriginProcess: @unchecked Sendable {
+public final class OriginProcess: @unchecked Sendable {
     let process = Process()
-    let port: Int
+    public let port: Int
     private let input = Pipe()
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
+    public struct StartFailure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(arguments: [String] = [], timeoutSeconds: Double = 1200) throws {
+    public init(arguments: [String] = [], timeoutSeconds: Double = 1200) throws {
         process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper-origin")
         process.arguments = ["--port", "0", "--exit-with-stdin", "--channels", Repo.catalogURL.path] + arguments
         process.currentDirectoryURL = Repo.root
@@ -61,7 +60,7 @@ final class OriginProcess: @unchecked Sendable {
         self.port = port
     }
 
-    func stop() {
+    public func stop() {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
@@ -71,18 +70,18 @@ final class OriginProcess: @unchecked Sendable {
     deinit { stop() }
 
     /// One origin shared by the tests of this process.
-    static let shared: Result<OriginProcess, any Error> = Result { try OriginProcess() }
+    public static let shared: Result<OriginProcess, any Error> = Result { try OriginProcess() }
 }
 
 /// Runs a command-line tool and collects its output.
-enum Tool {
-    struct Output {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
+public enum Tool {
+    public struct Output {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
     }
 
-    static func run(_ name: String, _ arguments: [String]) throws -> Output {
+    public static func run(_ name: String, _ arguments: [String]) throws -> Output {
         let directory = FileManager.default.temporaryDirectory
         let outURL = directory.appendingPathComponent("tool-\(UUID().uuidString).out")
         let errURL = directory.appendingPathComponent("tool-\(UUID().uuidString).err")
@@ -105,7 +104,7 @@ enum Tool {
     }
 
     /// Writes bytes to a temporary file for a tool to read.
-    static func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> URL {
+    public static func temporaryFile(_ bytes: [UInt8], suffix: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-test-\(UUID().uuidString)\(suffix)")
         try Data(bytes).write(to: url)
         return url
@@ -113,7 +112,7 @@ enum Tool {
 }
 
 /// The power of one frequency in a block of samples (Goertzel's algorithm).
-func goertzelPower(_ samples: [Float], frequency: Double, sampleRate: Double) -> Double {
+public func goertzelPower(_ samples: [Float], frequency: Double, sampleRate: Double) -> Double {
     let coefficient = 2 * cos(2 * Double.pi * frequency / sampleRate)
     var previous = 0.0
     var beforePrevious = 0.0
@@ -125,7 +124,3 @@ func goertzelPower(_ samples: [Float], frequency: Double, sampleRate: Double) ->
     return previous * previous + beforePrevious * beforePrevious - coefficient * previous * beforePrevious
 }
 
-/// The tests that talk to a running origin share it and switch its faults,
-/// so they run one at a time (the trait applies to the nested suites).
-@Suite(.serialized, .timeLimit(.minutes(30)))
-enum OriginOverHTTP {}

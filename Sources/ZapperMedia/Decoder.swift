@@ -1,0 +1,48 @@
+import CFFmpeg
+
+/// A libavcodec decoder for one stream. Runs on a decode thread; a tune
+/// change drops it (or flushes it) rather than waiting for it.
+public final class Decoder {
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    public let kind: MediaKind
+
+    public init(_ parameters: CodecParameters, threads: Int = 0) throws {
+        guard let codec = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
+            throw AVError(code: zapper_averror(ENOSYS), operation: "no decoder for \(parameters.codecName)")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw AVError(code: zapper_averror(ENOMEM), operation: "avcodec_alloc_context3")
+        }
+        self.context = context
+        kind = parameters.kind
+        try AVError.check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
+        context.pointee.thread_count = Int32(threads)
+        try AVError.check(avcodec_open2(context, codec, nil), "avcodec_open2 (\(parameters.codecName))")
+    }
+
+    deinit {
+        avcodec_free_context(&context)
+    }
+
+    /// Hands a packet to the decoder; nil drains it at the end of a stream.
+    public func send(_ packet: Packet?) throws {
+        let status = avcodec_send_packet(context, packet?.pointer)
+        // EAGAIN: frames must be received first; EOF: already drained.
+        if status == zapper_averror(EAGAIN) || status == zapper_averror_eof() { return }
+        try AVError.check(status, "avcodec_send_packet")
+    }
+
+    /// The next decoded frame, or nil when the decoder needs more input.
+    public func receive() throws -> Frame? {
+        let frame = try Frame()
+        let status = avcodec_receive_frame(context, frame.pointer)
+        if status == zapper_averror(EAGAIN) || status == zapper_averror_eof() { return nil }
+        try AVError.check(status, "avcodec_receive_frame")
+        return frame
+    }
+
+    /// Forgets buffered frames (a discontinuity, or a flush by serial).
+    public func flush() {
+        avcodec_flush_buffers(context)
+    }
+}
