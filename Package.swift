@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
@@ -38,6 +39,11 @@ let package = Package(
         .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
+
+        // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient).
+        .target(name: "ZapperHLS", dependencies: [
+            "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
 
         // The demo/test origin: a live HLS server on loopback.
         .target(name: "OriginKit", dependencies: [
@@ -63,8 +69,9 @@ let package = Package(
         // client that sees resets, running tools, tone detection.
         .target(name: "TestSupport", dependencies: ["OriginKit"]),
         .testTarget(name: "BackendTests", dependencies: [
-            "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport",
+            "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport",
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]
 )

@@ -61,6 +61,13 @@ public struct LiveSegmentCursor: Sendable, Equatable {
         return update
     }
 
+    /// Continues at `sequence` on the next playlist (after a variant switch:
+    /// variants' media sequence numbers line up).
+    public mutating func resume(at sequence: Int64) {
+        nextSequence = sequence
+        lastSignature = nil
+    }
+
     /// The earliest moment to reload, for a load that began at `loadStarted`:
     /// a target duration after it when the playlist changed, half of one when
     /// it did not (RFC 8216 §6.3.4).

@@ -1,4 +1,5 @@
 import CFFmpeg
+import ZapperCore
 
 /// An AVIOContext whose reads come from a `ByteQueue`: libavformat demuxes
 /// what our own HLS client fetched, and never opens a URL itself.
@@ -30,5 +31,9 @@ final class CustomIO {
 private func readFromQueue(_ opaque: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
     guard let opaque, let buffer, size > 0 else { return zapper_averror(EINVAL) }
     let queue = Unmanaged<ByteQueue>.fromOpaque(opaque).takeUnretainedValue()
-    return queue.read(into: buffer, capacity: Int(size))
+    switch queue.read(into: buffer, capacity: Int(size)) {
+    case .bytes(let count): return Int32(count)
+    case .end: return zapper_averror_eof()
+    case .cancelled: return zapper_averror_exit()
+    }
 }

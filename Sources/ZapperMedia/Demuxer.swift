@@ -1,4 +1,5 @@
 import CFFmpeg
+import ZapperCore
 
 /// libavformat reading a channel's segments from a `ByteQueue` (MPEG-TS, or
 /// fMP4 with `format: "mov"`). With the channel's cached codec parameters it

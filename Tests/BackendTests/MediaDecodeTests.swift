@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import ZapperCore
 import ZapperMedia
 
 /// libavformat and libavcodec on real segments from the demo origin, fed

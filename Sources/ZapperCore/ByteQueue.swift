@@ -1,10 +1,10 @@
-import CFFmpeg
 import Foundation
 
-/// Bytes on their way from the segment fetcher to the demuxer. The fetcher
-/// appends; libavformat's read callback takes, blocking on the demux thread
-/// (never on Swift's cooperative pool) until bytes come, the stream ends, or
-/// the queue is cancelled by a tune change.
+/// Bytes on their way from the segment fetcher to the demuxer: the port
+/// between the HLS client and the media engine. The fetcher appends as the
+/// body streams in; the demuxer's read blocks on its own thread (never on
+/// Swift's cooperative pool) until bytes come, the stream ends, or a tune
+/// change cancels the queue.
 public final class ByteQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var chunks: [Data] = []
@@ -46,15 +46,22 @@ public final class ByteQueue: @unchecked Sendable {
         return cancelled
     }
 
-    /// libavformat's read: bytes copied, AVERROR_EOF at the end, AVERROR_EXIT when cancelled.
-    func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) -> Int32 {
+    public enum ReadResult: Equatable, Sendable {
+        case bytes(Int)
+        case end
+        case cancelled
+    }
+
+    /// Copies up to `capacity` bytes, waiting for some unless the queue is
+    /// finished (then `.end` once drained) or cancelled.
+    public func read(into buffer: UnsafeMutablePointer<UInt8>, capacity: Int) -> ReadResult {
         condition.lock()
         defer { condition.unlock() }
         while chunks.isEmpty && !finished && !cancelled {
             condition.wait()
         }
-        if cancelled { return zapper_averror_exit() }
-        guard let chunk = chunks.first else { return zapper_averror_eof() }
+        if cancelled { return .cancelled }
+        guard let chunk = chunks.first else { return .end }
         let count = min(capacity, chunk.count - offset)
         chunk.withUnsafeBytes { raw in
             buffer.update(from: raw.baseAddress!.advanced(by: offset).assumingMemoryBound(to: UInt8.self), count: count)
@@ -65,6 +72,13 @@ public final class ByteQueue: @unchecked Sendable {
             chunks.removeFirst()
             offset = 0
         }
-        return Int32(count)
+        return .bytes(count)
+    }
+
+    /// Everything appended so far, without consuming it (for a failover copy).
+    public var appendedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return consumed + chunks.reduce(0) { $0 + $1.count } - offset
     }
 }

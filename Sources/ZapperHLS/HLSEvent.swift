@@ -1,0 +1,40 @@
+import Foundation
+import ZapperCore
+
+/// What the HLS client did, for the log and for the player's decisions.
+public enum HLSEvent: Sendable, Equatable {
+    case variantChosen(index: Int, bandwidth: Int, reason: String)
+    case playlistFailed(url: String, reason: String, attempt: Int)
+    case playlistRecovered(url: String)
+    case stalled(url: String, seconds: Double)
+    case segmentsExpired(ClosedRange<Int64>)
+    case segmentFailed(sequence: Int64, reason: String)
+    case segmentFetched(sequence: Int64, bytes: Int, seconds: Double, variant: Int)
+    case restarted
+
+    /// One line for a person reading the log.
+    public var line: String {
+        switch self {
+        case let .variantChosen(index, bandwidth, reason): "variant \(index) (\(bandwidth / 1000) kbit/s): \(reason)"
+        case let .playlistFailed(url, reason, attempt): "playlist \(url) failed (attempt \(attempt)): \(reason)"
+        case let .playlistRecovered(url): "playlist \(url) is back"
+        case let .stalled(url, seconds): "playlist \(url) has not moved for \(Int(seconds)) s"
+        case let .segmentsExpired(range): "segments \(range.lowerBound)…\(range.upperBound) left the playlist before they were fetched; skipped"
+        case let .segmentFailed(sequence, reason): "segment \(sequence) skipped: \(reason)"
+        case let .segmentFetched(sequence, bytes, seconds, variant):
+            "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
+        case .restarted: "the playlist started over; following its live edge"
+        }
+    }
+}
+
+/// One media segment on its way to the demuxer: its place in the stream,
+/// and its bytes as they arrive.
+public struct HLSSegmentDelivery: Sendable {
+    public let sequence: Int64
+    public let discontinuitySequence: Int64
+    public let duration: Double
+    public let programDate: Date?
+    public let variant: Int
+    public let bytes: ByteQueue
+}

@@ -1,0 +1,187 @@
+import AsyncHTTPClient
+import Dispatch
+import Foundation
+import Synchronization
+import ZapperCore
+
+/// Plays one channel's HLS stream as a live client: loads the master
+/// playlist, starts on the lowest variant, follows the media playlist at the
+/// RFC's reload pace from HOLD-BACK behind the edge, fetches each new segment
+/// on keep-alive connections and hands it on while its body streams in,
+/// measures every download, steps variants up or down at segment
+/// boundaries, and rides out failures (retry with backoff, skip what
+/// expired, fall back to a lower variant) until cancelled.
+public final class HLSLiveSession: Sendable {
+    public let url: URL
+    private let fetcher: HTTPFetcher
+    private let bufferedSeconds: @Sendable () -> Double
+    private let report: @Sendable (HLSEvent) -> Void
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
+    /// The segments, in order; finishes when the session ends.
+    public let segments: AsyncStream<HLSSegmentDelivery>
+
+    public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
+                events: @escaping @Sendable (HLSEvent) -> Void) {
+        self.url = url
+        self.fetcher = fetcher
+        self.bufferedSeconds = bufferedSeconds
+        report = events
+        (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
+    }
+
+    public func start() {
+        let started = Task { await self.run() }
+        task.withLock { $0 = started }
+    }
+
+    /// Stops fetching; the segment stream finishes.
+    public func cancel() {
+        task.withLock { $0?.cancel() }
+        continuation.finish()
+    }
+
+    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    static func backoff(_ attempt: Int) -> Double { min(8, 0.5 * pow(2, Double(max(attempt, 1) - 1))) }
+
+    private func pause(_ seconds: Double) async -> Bool {
+        guard seconds > 0 else { return !Task.isCancelled }
+        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        return !Task.isCancelled
+    }
+
+    private func run() async {
+        defer { continuation.finish() }
+        // The master (or a lone media) playlist, retried until it loads.
+        var attempt = 0
+        var first: HLSPlaylist?
+        while first == nil {
+            do {
+                first = try HLSParser.parse(try await fetcher.text(url), url: url)
+                if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
+            } catch {
+                attempt += 1
+                report(.playlistFailed(url: url.absoluteString, reason: "\(error)", attempt: attempt))
+                guard await pause(Self.backoff(attempt)) else { return }
+            }
+        }
+        var variants: [HLSVariant] = []
+        var pending: HLSMediaPlaylist?
+        switch first! {
+        case .master(let master): variants = master.variants
+        case .media(let media): pending = media
+        }
+        let chooser = VariantChooser(bandwidths: variants.isEmpty ? [1] : variants.map(\.bandwidth))
+        var current = chooser.startIndex
+        if !variants.isEmpty {
+            report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "start low for a fast first picture"))
+        }
+        var mediaURL = variants.isEmpty ? url : variants[current].uri
+        var cursor = LiveSegmentCursor()
+        var estimator = BandwidthEstimator()
+        var failures = 0
+        var stallReported = false
+
+        while !Task.isCancelled {
+            let loadStarted = Self.now()
+            let playlist: HLSMediaPlaylist
+            if let ready = pending {
+                playlist = ready
+                pending = nil
+            } else {
+                do {
+                    guard case .media(let media) = try HLSParser.parse(try await fetcher.text(mediaURL), url: mediaURL) else {
+                        throw HTTPFetcher.Failure(url: mediaURL.absoluteString, status: nil, reason: "a master playlist where a media playlist was expected")
+                    }
+                    playlist = media
+                    if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
+                    failures = 0
+                } catch {
+                    failures += 1
+                    report(.playlistFailed(url: mediaURL.absoluteString, reason: "\(error)", attempt: failures))
+                    // After repeated failures, try the next lower variant.
+                    if failures % 3 == 0, let lower = variants.indices.filter({ variants[$0].bandwidth < variants[current].bandwidth })
+                        .max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) {
+                        current = lower
+                        mediaURL = variants[current].uri
+                        report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "failover after \(failures) failures"))
+                    }
+                    guard await pause(Self.backoff(failures)) else { return }
+                    continue
+                }
+            }
+
+            let update = cursor.update(playlist, at: loadStarted)
+            if let expired = update.expired { report(.segmentsExpired(expired)) }
+            if update.restarted { report(.restarted) }
+            if cursor.isStalled(at: Self.now()) {
+                if !stallReported { report(.stalled(url: mediaURL.absoluteString, seconds: Self.now() - (cursor.lastChange ?? 0))) }
+                stallReported = true
+            } else if cursor.lastReloadChanged {
+                stallReported = false
+            }
+
+            var switched = false
+            for segment in update.segments {
+                if Task.isCancelled { return }
+                // Variant changes happen at segment boundaries.
+                if !variants.isEmpty {
+                    let next = chooser.next(current: current, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    if next != current {
+                        let reason = variants[next].bandwidth > variants[current].bandwidth
+                            ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"
+                        current = next
+                        mediaURL = variants[current].uri
+                        report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: reason))
+                        cursor.resume(at: segment.sequence)
+                        switched = true
+                        break
+                    }
+                }
+                if segment.key != nil {
+                    report(.segmentFailed(sequence: segment.sequence, reason: "AES-128 encrypted segments are not supported yet"))
+                    continue
+                }
+                await fetch(segment, variant: current, estimator: &estimator)
+            }
+            if switched { continue }  // the new variant's playlist, at once
+            if cursor.ended && pending == nil && cursor.nextSequence.map({ $0 > (playlist.segments.last?.sequence ?? 0) }) == true {
+                return
+            }
+            guard await pause(cursor.nextReload(loadStarted: loadStarted) - Self.now()) else { return }
+        }
+    }
+
+    /// Fetches one segment, handing it on as soon as its head arrives.
+    private func fetch(_ segment: HLSSegment, variant: Int, estimator: inout BandwidthEstimator) async {
+        let queue = ByteQueue()
+        let started = Self.now()
+        var delivered = false
+        var bytes = 0
+        do {
+            let response = try await fetcher.start(segment.uri, byteRange: segment.byteRange)
+            continuation.yield(HLSSegmentDelivery(sequence: segment.sequence, discontinuitySequence: segment.discontinuitySequence,
+                                                  duration: segment.duration, programDate: segment.programDate,
+                                                  variant: variant, bytes: queue))
+            delivered = true
+            for try await chunk in response.body {
+                bytes += chunk.readableBytes
+                queue.append(Data(chunk.readableBytesView))
+            }
+            queue.finish()
+            let seconds = Self.now() - started
+            estimator.add(bytes: bytes, seconds: seconds)
+            report(.segmentFetched(sequence: segment.sequence, bytes: bytes, seconds: seconds, variant: variant))
+        } catch {
+            if Task.isCancelled {
+                queue.cancel()
+                return
+            }
+            // What arrived is still demuxed; the decoder resyncs at the next keyframe.
+            queue.finish()
+            if delivered { estimator.add(bytes: max(bytes, 1), seconds: Self.now() - started) }
+            report(.segmentFailed(sequence: segment.sequence, reason: "\(error)"))
+        }
+    }
+}

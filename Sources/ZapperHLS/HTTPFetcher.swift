@@ -1,0 +1,70 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import ZapperCore
+
+/// Fetches playlists and segments over keep-alive HTTP(S) connections
+/// (AsyncHTTPClient: its reads run on SwiftNIO's event loop threads, not on
+/// the cooperative pool). Redirects are followed only to http(s) URLs.
+///
+/// One fetcher serves the whole process (one connection pool): `shared`.
+/// Another must be shut down before it is released.
+public final class HTTPFetcher: Sendable {
+    public static let shared = HTTPFetcher()
+
+    let client: HTTPClient
+    public let requestTimeout: TimeAmount
+
+    public init(connectTimeout: TimeAmount = .seconds(5), requestTimeout: TimeAmount = .seconds(10)) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            timeout: .init(connect: connectTimeout, read: requestTimeout),
+            connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4))
+        configuration.decompression = .disabled
+        configuration.httpVersion = .http1Only
+        client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        self.requestTimeout = requestTimeout
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var url: String
+        public var status: Int?
+        public var reason: String
+        public var description: String { "\(url): \(status.map { "HTTP \($0)" } ?? reason)" }
+    }
+
+    /// A whole small document (a playlist), as text.
+    public func text(_ url: URL, limit: Int = 8 << 20) async throws -> String {
+        let response = try await start(url)
+        var body = try await response.body.collect(upTo: limit)
+        return body.readString(length: body.readableBytes) ?? ""
+    }
+
+    /// Starts a request and returns once the head is in (status 200 checked):
+    /// the body then streams.
+    public func start(_ url: URL, byteRange: HLSByteRange? = nil) async throws -> HTTPClientResponse {
+        guard case .success = MediaURLPolicy.check(url.absoluteString) else {
+            throw Failure(url: url.absoluteString, status: nil, reason: "only http and https URLs may be fetched")
+        }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "zapper")
+        if let byteRange {
+            request.headers.add(name: "Range", value: "bytes=\(byteRange.offset)-\(byteRange.offset + byteRange.length - 1)")
+        }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, timeout: requestTimeout)
+        } catch {
+            throw Failure(url: url.absoluteString, status: nil, reason: "\(error)")
+        }
+        guard response.status == .ok || (byteRange != nil && response.status == .partialContent) else {
+            throw Failure(url: url.absoluteString, status: Int(response.status.code), reason: response.status.reasonPhrase)
+        }
+        return response
+    }
+}

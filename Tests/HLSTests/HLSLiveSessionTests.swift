@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+import ZapperMedia
+
+/// Our HLS client against the real origin over loopback. Tests that switch
+/// faults run their own origin, so nothing else sees the faults.
+@Suite(.serialized, .timeLimit(.minutes(30)))
+struct HLSLiveSessionTests {
+    /// Events and deliveries of a running session.
+    final class Recorder: Sendable {
+        let events = Mutex<[HLSEvent]>([])
+        let deliveries = Mutex<[HLSSegmentDelivery]>([])
+
+        func waitFor(_ what: String, seconds: Double = 30, _ condition: () -> Bool) async throws {
+            let deadline = Date().addingTimeInterval(seconds)
+            while !condition() {
+                guard Date() < deadline else {
+                    throw RawHTTPConnection.Failure(description: "timed out waiting for \(what); events: \(events.withLock { $0.map(\.line) })")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+
+        func count(_ match: (HLSEvent) -> Bool) -> Int { events.withLock { $0.filter(match).count } }
+    }
+
+    func play(_ url: URL, buffered: Double = 10) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
+        let recorder = Recorder()
+        let session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { buffered }) { event in
+            recorder.events.withLock { $0.append(event) }
+        }
+        session.start()
+        let consumer = Task {
+            for await delivery in session.segments {
+                recorder.deliveries.withLock { $0.append(delivery) }
+            }
+        }
+        return (session, recorder, consumer)
+    }
+
+    func channelURL(_ origin: OriginProcess, _ channel: Int = 1) -> URL {
+        URL(string: "http://127.0.0.1:\(origin.port)/ch/\(channel)/master.m3u8")!
+    }
+
+    @Test func startsLowBehindTheEdgeThenStepsUpAndDecodes() async throws {
+        let origin = try OriginProcess.shared.get()
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("five segments") { recorder.deliveries.withLock { $0.count } >= 5 }
+        let deliveries = recorder.deliveries.withLock { $0 }
+        let sequences = deliveries.map(\.sequence)
+        #expect(sequences == Array(sequences[0]..<(sequences[0] + Int64(sequences.count))))
+        // Hold-back: the first three come at once from behind the live edge.
+        let edge = Int64(Date().timeIntervalSince1970 / 2) - 1
+        #expect(sequences[0] >= edge - 4 && sequences[0] <= edge - 1, "started at \(sequences[0]), edge \(edge)")
+        // Lowest variant first (240p is variant 0), then up one step at a time.
+        #expect(deliveries[0].variant == 0)
+        #expect(deliveries.map(\.variant) == deliveries.map(\.variant).sorted())
+        #expect(deliveries.last!.variant == 2)
+        let choices = recorder.events.withLock { $0 }.compactMap { event -> Int? in
+            if case .variantChosen(let index, _, _) = event { return index }
+            return nil
+        }
+        #expect(choices == [0, 1, 2])
+
+        // The delivered bytes are the variant's picture: demux and decode the last one.
+        let last = deliveries.last!
+        try await recorder.waitFor("the last body") { recorder.count { if case .segmentFetched(last.sequence, _, _, _) = $0 { true } else { false } } == 1 }
+        let demuxer = try Demuxer(queue: last.bytes)
+        let video = try #require(demuxer.firstStream(.video))
+        #expect(demuxer.parameters[video].width == 1920 && demuxer.parameters[video].height == 1080)
+    }
+
+    @Test func missingSegmentsAreSkippedAndPlaybackGoesOn() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "1:segment-404"])
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("failed segments") { recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 3 }
+        #expect(recorder.deliveries.withLock { $0.isEmpty })
+        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        try await recorder.waitFor("segments after the fault cleared") { recorder.deliveries.withLock { $0.count } >= 2 }
+    }
+
+    @Test func anOutageIsRetriedUntilTheChannelIsBack() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "1:outage"])
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("retries") { recorder.count { if case .playlistFailed = $0 { true } else { false } } >= 2 }
+        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        try await recorder.waitFor("recovery") { recorder.count { if case .playlistRecovered = $0 { true } else { false } } >= 1 }
+        try await recorder.waitFor("segments after the outage") { recorder.deliveries.withLock { $0.count } >= 2 }
+        // Backoff: not a tight loop while the channel was out.
+        #expect(recorder.count { if case .playlistFailed = $0 { true } else { false } } < 10)
+    }
+
+    @Test func aStalledPlaylistIsNoticedAndFollowedAgainWhenItMoves() async throws {
+        let origin = try OriginProcess()
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("first segments") { recorder.deliveries.withLock { $0.count } >= 3 }
+        _ = try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/1", body: "stall")
+        try await recorder.waitFor("the stall", seconds: 20) { recorder.count { if case .stalled = $0 { true } else { false } } == 1 }
+        let during = recorder.deliveries.withLock { $0.count }
+        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        try await recorder.waitFor("segments after the stall") { recorder.deliveries.withLock { $0.count } > during }
+        // It came back near the live edge: the missed segments expired or were fetched, never out of order.
+        let sequences = recorder.deliveries.withLock { $0.map(\.sequence) }
+        #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    }
+
+    @Test func aResetMidBodyDeliversWhatCameAndSaysSo() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "1:reset=0.3"])
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("broken segments") { recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 2 }
+        let first = try #require(recorder.deliveries.withLock { $0.first })
+        #expect(first.bytes.appendedCount > 0)  // the part that arrived is handed on
+    }
+
+    @Test func onlyHTTPURLsAreOpened() async throws {
+        let (session, recorder, consumer) = play(URL(string: "file:///etc/passwd")!)
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("a refusal") { recorder.count { if case .playlistFailed = $0 { true } else { false } } >= 1 }
+        let line = recorder.events.withLock { $0.first?.line } ?? ""
+        #expect(line.contains("only http and https"))
+    }
+}
