@@ -27,7 +27,8 @@ deps:
 	@command -v swift >/dev/null || { echo "make: swift is not on PATH (Swift 6.1 or newer, from swift.org)"; exit 1; }
 
 build-release: deps
-	swift build -c release
+	swift build -c release --product zapper-origin
+	swift build -c release --product zapper
 
 # Starts the origin (unless one already serves the port), then the player.
 demo: build-release

@@ -85,8 +85,8 @@ public enum Tool {
         let directory = FileManager.default.temporaryDirectory
         let outURL = directory.appendingPathComponent("tool-\(UUID().uuidString).out")
         let errURL = directory.appendingPathComponent("tool-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
