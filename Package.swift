@@ -69,7 +69,7 @@ let package = Package(
         // client that sees resets, running tools, tone detection.
         .target(name: "TestSupport", dependencies: ["OriginKit"]),
         .testTarget(name: "BackendTests", dependencies: [
-            "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport",
+            "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
