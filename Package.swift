@@ -45,6 +45,12 @@ let package = Package(
             "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
+        // The player: a tuned channel's pipeline, the audio thread, the
+        // presentation loop, the event log and automation.
+        .target(name: "ZapperPlayer", dependencies: [
+            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI",
+        ]),
+
         // The demo/test origin: a live HLS server on loopback.
         .target(name: "OriginKit", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
@@ -54,7 +60,7 @@ let package = Package(
 
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
-            "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+            "ZapperCore", "ZapperPlayer", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [
@@ -72,6 +78,7 @@ let package = Package(
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
+        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]
 )

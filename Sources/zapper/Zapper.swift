@@ -1,27 +1,46 @@
 import ArgumentParser
 import Foundation
 import ZapperCore
-import ZapperMedia
+import ZapperDisplay
+import ZapperPlayer
 
 /// zapper: the live TV appliance. Wiring only: the rules live in ZapperCore,
-/// the devices in the backends.
+/// the devices in the backends, the pipeline in ZapperPlayer.
 @main
 struct Zapper: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zapper",
-        abstract: "Live TV on bare Linux: channels from an M3U Plus lineup, flipped with a remote.")
+        abstract: "Live TV on bare Linux: channels from an M3U Plus lineup.")
+
+    enum DisplayChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, drm, offscreen
+    }
 
     @Option(help: "The lineup: an M3U Plus file.")
     var lineup: String
 
-    @Option(help: "The channel number to start on.")
+    @Option(help: "The channel number to start on (default: the first).")
     var channel: Int?
 
+    @Option(help: "auto (KMS when a device opens, else offscreen), drm or offscreen.")
+    var display: DisplayChoice = .auto
+
+    @Option(help: "Size of the offscreen display, WIDTHxHEIGHT.")
+    var size = "1920x1080"
+
+    @Option(help: "ALSA PCM device.")
+    var audioDevice = "default"
+
+    @Option(help: "Write the event log (JSON lines) to this file.")
+    var events: String?
+
+    @Option(help: "Run an automation script (press, hold, wait, wait-event, snapshot, quit).")
+    var script: String?
+
     func run() throws {
-        let url = URL(fileURLWithPath: lineup)
         let text: String
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            text = try String(contentsOf: URL(fileURLWithPath: lineup), encoding: .utf8)
         } catch {
             throw ValidationError("\(lineup): cannot read the lineup (\(error.localizedDescription))")
         }
@@ -29,19 +48,51 @@ struct Zapper: ParsableCommand {
         for problem in parsed.problems {
             FileHandle.standardError.write(Data("zapper: \(problem)\n".utf8))
         }
-        guard !parsed.channels.isEmpty else {
-            throw ValidationError("\(lineup): no playable channel in the lineup")
+        guard let first = parsed.channels.first else { throw ValidationError("\(lineup): no playable channel in the lineup") }
+        let start: LineupChannel
+        if let channel {
+            guard let chosen = parsed.channel(number: channel) else { throw ValidationError("\(lineup): there is no channel \(channel)") }
+            start = chosen
+        } else {
+            start = first
         }
-        if let channel, parsed.channel(number: channel) == nil {
-            throw ValidationError("\(lineup): there is no channel \(channel)")
+
+        var options = Player.Options()
+        let dimensions = size.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard dimensions.count == 2, dimensions.allSatisfy({ (16...8192).contains($0) && $0 % 2 == 0 }) else {
+            throw ValidationError("--size \(size): expected WIDTHxHEIGHT with even numbers, e.g. 1920x1080")
         }
-        print("zapper: \(parsed.channels.count) channels from \(lineup) (FFmpeg \(FFmpegLibrary.version))")
-        if let guide = parsed.guideURL { print("zapper: guide \(guide.absoluteString)") }
-        for entry in parsed.channels {
-            let marker = entry.number == (channel ?? parsed.channels[0].number) ? "▶" : " "
-            let group = entry.group.map { " [\($0)]" } ?? ""
-            print("\(marker) \(entry.number)  \(entry.name)\(group)  \(entry.url.absoluteString)")
+        options.width = dimensions[0]
+        options.height = dimensions[1]
+        options.audioDevice = audioDevice
+        options.eventsPath = events
+        if let script {
+            let scriptText: String
+            do {
+                scriptText = try String(contentsOf: URL(fileURLWithPath: script), encoding: .utf8)
+            } catch {
+                throw ValidationError("\(script): cannot read the script (\(error.localizedDescription))")
+            }
+            do {
+                options.script = try ScriptParser.parse(scriptText, source: script)
+            } catch {
+                throw ValidationError("\(error)")
+            }
         }
-        print("zapper: the player itself arrives with the playback issue; until then open a URL above in ffplay or mpv.")
+
+        // The KMS display comes with the display issue; until then only offscreen.
+        switch display {
+        case .drm:
+            throw ValidationError("--display drm: the KMS display is not built yet; use --display offscreen")
+        case .auto, .offscreen:
+            let cards = KMSDevices.cardPaths()
+            let why = cards.isEmpty ? "no KMS device" : "the KMS display is not built yet"
+            FileHandle.standardError.write(Data("zapper: display offscreen \(options.width)x\(options.height) (\(display == .auto ? why : "asked for"))\n".utf8))
+        }
+        FileHandle.standardError.write(Data("zapper: \(parsed.channels.count) channels from \(lineup)\n".utf8))
+
+        let player = try Player(lineup: parsed, options: options)
+        let code = player.run(startChannel: start)
+        if code != 0 { throw ExitCode(code) }
     }
 }

@@ -1,0 +1,116 @@
+import Dispatch
+import Foundation
+import ZapperAudio
+import ZapperCore
+
+/// The audio thread: feeds ALSA from the playing channel and keeps the
+/// master clock (the timeline time being heard = written minus what the
+/// device still holds). Where a device takes data faster than real time
+/// (ALSA's `null` slave behind a `file` capture), it paces itself to the
+/// wall clock so the clock stays true.
+final class AudioPump: @unchecked Sendable {
+    private let output: ALSAOutput?
+    private let lock = NSCondition()
+    private var playback: ChannelPlayback?
+    /// Timeline time at the start, and the wall time it maps to.
+    private var origin: (time: Double, wall: Double)?
+    private var writtenUntil: Double?       // timeline time at the end of what was written
+    private var framesWritten = 0           // since `origin`
+    private var started = false
+    private let onStarted: @Sendable (ChannelPlayback) -> Void
+    var volume: Double = 1
+
+    init(output: ALSAOutput?, onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
+        self.output = output
+        self.onStarted = onStarted
+        let thread = Thread { [weak self] in self?.loop() }
+        thread.name = "zapper-audio"
+        thread.start()
+    }
+
+    static func wall() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    var sampleRate: Int { output?.sampleRate ?? 48_000 }
+
+    /// Plays `playback` from timeline time `time`, which is on screen now.
+    func begin(_ playback: ChannelPlayback, at time: Double) {
+        lock.lock()
+        self.playback = playback
+        origin = (time, Self.wall())
+        writtenUntil = nil
+        framesWritten = 0
+        started = false
+        lock.signal()
+        lock.unlock()
+    }
+
+    func end() {
+        lock.lock()
+        playback = nil
+        origin = nil
+        writtenUntil = nil
+        lock.unlock()
+    }
+
+    /// The timeline time being heard now (or, before sound flows, the wall clock since `begin`).
+    var clock: Double? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let origin else { return nil }
+        let wallClock = origin.time + (Self.wall() - origin.wall)
+        guard let writtenUntil, output != nil else { return wallClock }
+        let rate = Double(sampleRate)
+        let ahead = Double(framesWritten) / rate - (Self.wall() - origin.wall)
+        let held = max(Double(output?.delayFrames ?? 0) / rate, ahead)
+        return writtenUntil - held
+    }
+
+    private func loop() {
+        let periodFrames = max(output?.periodFrames ?? 480, 240)
+        let silence = [Int16](repeating: 0, count: periodFrames * 2)
+        while true {
+            lock.lock()
+            let playback = self.playback
+            let origin = self.origin
+            let from = writtenUntil ?? origin?.time ?? 0
+            lock.unlock()
+            // Nothing on screen yet (or no device): nothing to play.
+            guard let output, let origin else {
+                Thread.sleep(forTimeInterval: 0.005)
+                continue
+            }
+            // Stay no more than the device's buffer ahead of the wall clock.
+            let ahead = Double(framesWritten) / Double(sampleRate) - (Self.wall() - origin.wall)
+            let allowed = Double(output.bufferFrames) / Double(sampleRate)
+            if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
+            var chunk = silence
+            var chunkTime: Double?
+            if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
+                chunk = taken.samples
+                chunkTime = taken.time
+                if volume < 1 { chunk = chunk.map { Int16(Double($0) * volume) } }
+            }
+            do {
+                try chunk.withUnsafeBufferPointer { try output.write($0) }
+            } catch {
+                Thread.sleep(forTimeInterval: 0.01)
+                continue
+            }
+            lock.lock()
+            if self.origin != nil, self.playback === playback {
+                framesWritten += chunk.count / 2
+                if let chunkTime {
+                    writtenUntil = chunkTime + Double(chunk.count / 2) / Double(sampleRate)
+                    if !started, let playback {
+                        started = true
+                        onStarted(playback)
+                    }
+                } else if let written = writtenUntil {
+                    // An underrun: silence stands in, and the timeline moves on with it.
+                    writtenUntil = written + Double(chunk.count / 2) / Double(sampleRate)
+                }
+            }
+            lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import ZapperCore
+import ZapperHLS
+import ZapperMedia
+
+/// One tune of one channel: our HLS client fetching, and a demux/decode
+/// thread turning segments into pictures and sound on one timeline (in
+/// seconds; each discontinuity is spliced onto the end of the last one).
+/// Bounded queues pace decoding; `stop` cancels everything without waiting.
+public final class ChannelPlayback: @unchecked Sendable {
+    public let channel: LineupChannel
+    public let serial: Int
+    private let session: HLSLiveSession
+    private let parametersCache: ParametersCache
+    private let report: @Sendable (String, [(String, EventValue)]) -> Void
+
+    private let condition = NSCondition()
+    private var deliveries: [HLSSegmentDelivery] = []
+    private var current: ByteQueue?
+    private var stopped = false
+    /// Decoded pictures waiting for their time.
+    private var pictures: [(time: Double, frame: Frame)] = []
+    /// Converted audio waiting for the output, and the timeline time of its first sample.
+    private var samples: [Int16] = []
+    private var samplesTime: Double?
+    public let sampleRate: Int
+    static let maxPictures = 24
+    static let maxAudioSeconds = 1.0
+
+    public init(channel: LineupChannel, serial: Int, sampleRate: Int, parametersCache: ParametersCache,
+                report: @escaping @Sendable (String, [(String, EventValue)]) -> Void) {
+        self.channel = channel
+        self.serial = serial
+        self.sampleRate = sampleRate
+        self.parametersCache = parametersCache
+        self.report = report
+        let buffered = SharedDouble(10)
+        session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value }) { event in
+            switch event {
+            case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
+            case .segmentFailed(let sequence, let reason):
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(sequence): \(reason)"))])
+            case .playlistRecovered:
+                report("load-recovered", [("channel", .int(channel.number))])
+            default:
+                break
+            }
+        }
+        bufferedSeconds = buffered
+    }
+
+    private let bufferedSeconds: SharedDouble
+
+    public func start() {
+        session.start()
+        Task { [weak self, session] in
+            for await delivery in session.segments {
+                guard let self else { return }
+                self.receive(delivery)
+            }
+        }
+        let thread = Thread { [weak self] in self?.decodeLoop() }
+        thread.name = "zapper-decode-\(serial)"
+        thread.start()
+    }
+
+    private func receive(_ delivery: HLSSegmentDelivery) {
+        condition.lock()
+        defer { condition.unlock() }
+        if stopped {
+            delivery.bytes.cancel()
+            return
+        }
+        deliveries.append(delivery)
+        condition.broadcast()
+    }
+
+    /// Cancels fetching and wakes the decode thread; returns at once.
+    public func stop() {
+        condition.lock()
+        stopped = true
+        current?.cancel()
+        for delivery in deliveries { delivery.bytes.cancel() }
+        deliveries.removeAll()
+        pictures.removeAll()
+        samples.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        session.cancel()
+    }
+
+    // MARK: consumer side (presenter and audio threads)
+
+    /// The newest picture due at `time`, dropping older ones (late pictures are dropped, not queued).
+    public func picture(at time: Double?) -> (time: Double, frame: Frame)? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let first = pictures.first else { return nil }
+        guard let time else {
+            // Nothing presented yet: the first picture shows at once.
+            pictures.removeFirst()
+            condition.broadcast()
+            return first
+        }
+        var chosen: (time: Double, frame: Frame)?
+        while let next = pictures.first, next.time <= time {
+            chosen = pictures.removeFirst()
+        }
+        if chosen != nil { condition.broadcast() }
+        return chosen
+    }
+
+    /// Takes up to `frames` stereo frames of audio at or after `from`; older samples are dropped.
+    public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16])? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard var start = samplesTime, !samples.isEmpty else { return nil }
+        let late = Int(((time - start) * Double(sampleRate)).rounded(.down))
+        if late > 0 {
+            let drop = min(late * 2, samples.count)
+            samples.removeFirst(drop)
+            start += Double(drop / 2) / Double(sampleRate)
+        }
+        guard !samples.isEmpty else {
+            samplesTime = start
+            return nil
+        }
+        let count = min(frames * 2, samples.count)
+        let chunk = Array(samples.prefix(count))
+        samples.removeFirst(count)
+        samplesTime = start + Double(count / 2) / Double(sampleRate)
+        condition.broadcast()
+        return (start, chunk)
+    }
+
+    // MARK: the decode thread
+
+    private func nextDelivery() -> HLSSegmentDelivery? {
+        condition.lock()
+        defer { condition.unlock() }
+        while deliveries.isEmpty && !stopped { condition.wait() }
+        guard !stopped else { return nil }
+        let delivery = deliveries.removeFirst()
+        current = delivery.bytes
+        return delivery
+    }
+
+    private func decodeLoop() {
+        var decoders: [Int32: Decoder] = [:]  // by stream PID
+        let resampler = AudioResampler(outputRate: sampleRate)
+        var offset = 0.0
+        var lastEnd: Double?
+        var lastDiscontinuity: Int64?
+        while let delivery = nextDelivery() {
+            let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
+            lastDiscontinuity = delivery.discontinuitySequence
+            let demuxer: Demuxer
+            do {
+                demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number))
+                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number) }
+            } catch {
+                if delivery.bytes.isCancelled { return }
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+                continue
+            }
+            if spliced {
+                for decoder in decoders.values { decoder.flush() }
+            }
+            var firstInSegment = true
+            do {
+                while let packet = try demuxer.readPacket() {
+                    let parameters = demuxer.parameters[packet.streamIndex]
+                    guard parameters.kind == .video || parameters.kind == .audio, let pts = packet.pts else { continue }
+                    let base = demuxer.timeBase(stream: packet.streamIndex)
+                    let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
+                    if firstInSegment {
+                        firstInSegment = false
+                        if spliced || lastEnd == nil { offset = (lastEnd ?? seconds) - seconds }
+                    }
+                    let decoder: Decoder
+                    if let existing = decoders[parameters.streamID] {
+                        decoder = existing
+                    } else {
+                        decoder = try Decoder(parameters)
+                        decoders[parameters.streamID] = decoder
+                    }
+                    try decoder.send(packet)
+                    while let frame = try decoder.receive() {
+                        let time = Double(frame.pts ?? pts) * Double(base.numerator) / Double(base.denominator) + offset
+                        lastEnd = max(lastEnd ?? time, time)
+                        if decoder.kind == .video {
+                            guard enqueue(picture: frame, at: time) else { return }
+                        } else {
+                            guard enqueue(audio: try resampler.convert(frame), at: time) else { return }
+                        }
+                    }
+                }
+            } catch {
+                if delivery.bytes.isCancelled || isStopped { return }
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+            }
+            bufferedSeconds.value = bufferedAhead
+        }
+    }
+
+    private var isStopped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return stopped
+    }
+
+    private var bufferedAhead: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        let queued = Double(deliveries.count) * 2
+        return queued + Double(samples.count / 2) / Double(sampleRate)
+    }
+
+    /// Waits for room; false when the playback stopped.
+    private func enqueue(picture frame: Frame, at time: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while pictures.count >= Self.maxPictures && !stopped {
+            // Never wait on pictures while the sound has run dry: drop the oldest instead.
+            if samples.isEmpty && samplesTime != nil { pictures.removeFirst(); break }
+            condition.wait()
+        }
+        guard !stopped else { return false }
+        pictures.append((time, frame))
+        return true
+    }
+
+    private func enqueue(audio converted: [Int16], at time: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while Double(samples.count / 2) / Double(sampleRate) >= Self.maxAudioSeconds && !stopped {
+            condition.wait()
+        }
+        guard !stopped else { return false }
+        if samplesTime == nil || samples.isEmpty { samplesTime = time }
+        samples += converted
+        return true
+    }
+}
+
+/// Codec parameters per channel number, so a re-tune skips probing.
+public final class ParametersCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byChannel: [Int: [CodecParameters]] = [:]
+
+    public init() {}
+
+    func get(_ channel: Int) -> [CodecParameters]? { lock.withLock { byChannel[channel] } }
+    func set(_ parameters: [CodecParameters], for channel: Int) { lock.withLock { byChannel[channel] = parameters } }
+}
+
+/// A number shared between threads.
+final class SharedDouble: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Double
+    init(_ value: Double) { stored = value }
+    var value: Double {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import OriginKit
+import Testing
+import TestSupport
+import ZapperCore
+
+/// The real `zapper` binary playing the demo origin over loopback: picture
+/// on the offscreen display (PNG snapshots), sound through real ALSA into a
+/// `file` PCM whose WAV the test reads.
+@Suite(.serialized, .timeLimit(.minutes(30)))
+struct ZapperPlaybackTests {
+    struct Run {
+        var status: Int32
+        var events: [[String: Any]]
+        var stderr: String
+        var wav: Data
+        func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+    }
+
+    /// Runs zapper with a script against a lineup; returns what it left behind.
+    func runZapper(lineup: String, arguments: [String], script: String) throws -> Run {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-play-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let lineupURL = directory.appendingPathComponent("lineup.m3u")
+        let scriptURL = directory.appendingPathComponent("script.txt")
+        let eventsURL = directory.appendingPathComponent("events.jsonl")
+        let wavURL = directory.appendingPathComponent("capture.wav")
+        let configURL = directory.appendingPathComponent("alsa.conf")
+        try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
+        try script.replacingOccurrences(of: "$DIR", with: directory.path).write(to: scriptURL, atomically: true, encoding: .utf8)
+        try """
+            pcm.!default { type file; slave.pcm "nullsink"; file "\(wavURL.path)"; format "wav" }
+            pcm.nullsink { type null }
+            """.write(to: configURL, atomically: true, encoding: .utf8)
+
+        let process = Process()
+        process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
+        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALSA_CONFIG_PATH"] = configURL.path
+        process.environment = environment
+        let errURL = directory.appendingPathComponent("stderr.txt")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
+        let events = lines.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        return Run(status: process.terminationStatus, events: events,
+                   stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+                   wav: (try? Data(contentsOf: wavURL)) ?? Data())
+    }
+
+    func demoLineup() throws -> String {
+        let origin = try OriginProcess.shared.get()
+        return try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+    }
+
+    /// (red, green, blue) medians of a PNG.
+    func medianColour(_ path: String) throws -> (Int, Int, Int) {
+        let raw = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
+        let bytes = [UInt8](raw.stdout)
+        func median(_ offset: Int) -> Int {
+            let values = stride(from: offset, to: bytes.count, by: 3).map { Int(bytes[$0]) }.sorted()
+            return values[values.count / 2]
+        }
+        return (median(0), median(1), median(2))
+    }
+
+    @Test(arguments: [1, 3])
+    func playsTheChannelsColourAndTone(number: Int) throws {
+        let channel = try #require(try Repo.catalog().channel(number: number))
+        let snapshot = "$DIR/snap.png"
+        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(number)", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 3000
+            snapshot \(snapshot)
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        // The contract's events, in order.
+        let names = run.events.compactMap { $0["event"] as? String }
+        #expect(names.first == "tune")
+        #expect(names.contains("audio-started"))
+        let tune = try #require(names.firstIndex(of: "tune"))
+        let first = try #require(names.firstIndex(of: "first-frame"))
+        #expect(tune < first)
+        #expect(run.named("first-frame").first?["channel"] as? Int == number)
+        #expect((run.named("first-frame").first?["zap_ms"] as? Int ?? -1) >= 0)
+        let path = try #require(run.named("snapshot").first?["path"] as? String)
+
+        // The picture: the channel's colour dominates.
+        let seen = try medianColour(path)
+        let expected = try #require(channel.rgb)
+        let distance = abs(seen.0 - Int(expected.red)) + abs(seen.1 - Int(expected.green)) + abs(seen.2 - Int(expected.blue))
+        #expect(distance < 45, "snapshot median \(seen), channel colour \(channel.colour)")
+
+        // The sound: about three seconds went out, and its strongest catalog tone is the channel's.
+        let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let seconds = Double(pcm.count / 2) / 48_000
+        #expect(seconds > 2 && seconds < 6, "\(seconds) s of audio")
+        let left = stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
+        let tones = try Repo.catalog().channels.flatMap { $0.audio.map { Double($0.toneHz) } }
+        let strongest = tones.max { goertzelPower(left, frequency: $0, sampleRate: 48_000) < goertzelPower(left, frequency: $1, sampleRate: 48_000) }
+        #expect(strongest == Double(channel.audio[0].toneHz))
+    }
+
+    @Test func aDeadChannelReportsLoadFailed() throws {
+        let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"9\",Dead\nhttp://127.0.0.1:9/ch/9/master.m3u8\n"
+        let run = try runZapper(lineup: lineup, arguments: [], script: "wait-event load-failed 10000\nquit\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let failure = try #require(run.named("load-failed").first)
+        #expect(failure["channel"] as? Int == 9)
+        #expect((failure["error"] as? String)?.contains("127.0.0.1:9") == true)
+        #expect(run.named("first-frame").isEmpty)
+    }
+
+    @Test func aScriptThatTimesOutFailsTheRun() throws {
+        let lineup = "#EXTM3U\n#EXTINF:-1,Dead\nhttp://127.0.0.1:9/x.m3u8\n"
+        let run = try runZapper(lineup: lineup, arguments: [], script: "wait-event first-frame 500\nquit\n")
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("script: line 1: no first-frame event within 500 ms"))
+    }
+
+    @Test func badScriptsAndOptionsAreRefusedClearly() throws {
+        let lineup = "#EXTM3U\n#EXTINF:-1,Dead\nhttp://127.0.0.1:9/x.m3u8\n"
+        let bad = try runZapper(lineup: lineup, arguments: [], script: "wait\n")
+        #expect(bad.status != 0 && bad.stderr.contains("script.txt:1: usage: wait MS"))
+        let size = try runZapper(lineup: lineup, arguments: ["--size", "big"], script: "quit\n")
+        #expect(size.status != 0 && size.stderr.contains("--size big"))
+    }
+}
