@@ -44,8 +44,7 @@ demo: build-release
 			kill -0 $$origin 2>/dev/null || { echo "make: zapper-origin failed"; exit 1; }; sleep 1; \
 		done; \
 	fi; \
-	"$$bin/zapper" --lineup channels/demo.m3u; \
-	if [ -n "$$origin" ]; then echo "make: the origin keeps serving; Ctrl-C stops it"; wait $$origin; fi
+	"$$bin/zapper" --lineup channels/demo.m3u
 
 test: deps
 	swift build --build-tests
