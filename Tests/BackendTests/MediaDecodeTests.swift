@@ -78,7 +78,8 @@ struct MediaDecodeTests {
         #expect(decoded.videoFrames == 60)  // 2 s at 30 fps
         #expect(decoded.width == 1920 && decoded.height == 1080 && decoded.pixelFormat == "yuv420p")
         #expect(decoded.sampleRate == 48_000)
-        #expect(abs(decoded.audioSamples - 96_000) <= 2 * 1024)
+        // About two seconds: the muxer cuts audio at packet boundaries, a few AAC frames either way.
+        #expect(abs(decoded.audioSamples - 96_000) <= 5 * 1024, "\(decoded.audioSamples) samples")
         #expect(queue.consumed == segment.count)
     }
 
