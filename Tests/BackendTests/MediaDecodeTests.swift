@@ -33,29 +33,17 @@ struct MediaDecodeTests {
 
     func decodeAll(_ demuxer: Demuxer, queue: ByteQueue) throws -> Decoded {
         var result = Decoded()
-        let decoders = try demuxer.parameters.map { $0.kind == .video || $0.kind == .audio ? try Decoder($0) : nil }
-        func drain(_ decoder: Decoder) throws {
-            while let frame = try decoder.receive() {
-                if decoder.kind == .video {
-                    result.videoFrames += 1
-                    result.width = frame.width
-                    result.height = frame.height
-                    result.pixelFormat = frame.formatName
-                    if result.consumedAtFirstPicture == nil { result.consumedAtFirstPicture = queue.consumed }
-                } else {
-                    result.audioSamples += frame.sampleCount
-                    result.sampleRate = frame.sampleRate
-                }
+        try BackendTests.decodeAll(demuxer) { kind, frame in
+            if kind == .video {
+                result.videoFrames += 1
+                result.width = frame.width
+                result.height = frame.height
+                result.pixelFormat = frame.formatName
+                if result.consumedAtFirstPicture == nil { result.consumedAtFirstPicture = queue.consumed }
+            } else {
+                result.audioSamples += frame.sampleCount
+                result.sampleRate = frame.sampleRate
             }
-        }
-        while let packet = try demuxer.readPacket() {
-            guard let decoder = decoders[packet.streamIndex] else { continue }
-            try decoder.send(packet)
-            try drain(decoder)
-        }
-        for decoder in decoders.compactMap({ $0 }) {
-            try decoder.send(nil)
-            try drain(decoder)
         }
         return result
     }

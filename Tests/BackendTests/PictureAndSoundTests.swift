@@ -24,22 +24,9 @@ struct PictureAndSoundTests {
         let queue = ByteQueue()
         queue.append(Data(segment.body))
         queue.finish()
-        let demuxer = try Demuxer(queue: queue)
-        let decoders = try demuxer.parameters.map { $0.kind == .video || $0.kind == .audio ? try Decoder($0) : nil }
         var result = DecodedSegment()
-        func drain(_ decoder: Decoder) throws {
-            while let frame = try decoder.receive() {
-                if decoder.kind == .video { result.pictures.append(frame) } else { result.audio.append(frame) }
-            }
-        }
-        while let packet = try demuxer.readPacket() {
-            guard let decoder = decoders[packet.streamIndex] else { continue }
-            try decoder.send(packet)
-            try drain(decoder)
-        }
-        for decoder in decoders.compactMap({ $0 }) {
-            try decoder.send(nil)
-            try drain(decoder)
+        try decodeAll(try Demuxer(queue: queue)) { kind, frame in
+            if kind == .video { result.pictures.append(frame) } else { result.audio.append(frame) }
         }
         return result
     }
