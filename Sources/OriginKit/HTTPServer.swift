@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 
 /// The origin's HTTP/1.1 server (SwiftNIO), on loopback only. It carries out
 /// the router's replies, faults included: a delay before the answer, a paced
@@ -28,9 +29,10 @@ public final class OriginHTTPServer: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // A connection in the instant between bind and the router's creation is refused.
+                    guard let router = routerBox.router else { throw ChannelError.ioOnClosedChannel }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(
-                        OriginHTTPHandler(router: routerBox.router!, accessLog: accessLog))
+                    try channel.pipeline.syncOperations.addHandler(OriginHTTPHandler(router: router, accessLog: accessLog))
                 }
             }
         let channel: any Channel
@@ -56,9 +58,13 @@ public final class OriginHTTPServer: Sendable {
     }
 }
 
-/// Set once, right after binding and before the first connection is read.
-private final class RouterBox: @unchecked Sendable {
-    var router: OriginRouter?
+/// Set once, right after binding.
+private final class RouterBox: Sendable {
+    private let stored = Mutex<OriginRouter?>(nil)
+    var router: OriginRouter? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }
 
 private final class OriginHTTPHandler: ChannelInboundHandler {
