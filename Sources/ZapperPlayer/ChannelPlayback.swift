@@ -148,6 +148,7 @@ public final class ChannelPlayback: @unchecked Sendable {
 
     private func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
+        var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         let resampler = AudioResampler(outputRate: sampleRate)
         var offset = 0.0
         var lastEnd: Double?
@@ -164,11 +165,19 @@ public final class ChannelPlayback: @unchecked Sendable {
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
                 continue
             }
-            if spliced {
-                for decoder in decoders.values { decoder.flush() }
-            }
             var firstInSegment = true
             do {
+                if spliced {
+                    // The old timeline's last pictures come out first, then the decoders start afresh.
+                    for (id, decoder) in decoders {
+                        try decoder.send(nil)
+                        while let frame = try decoder.receive() {
+                            guard try deliver(frame, from: decoder, timeBase: lastTimeBase[id] ?? (1, 90_000), fallback: nil,
+                                              offset: offset, lastEnd: &lastEnd, resampler: resampler) else { return }
+                        }
+                        decoder.flush()
+                    }
+                }
                 while let packet = try demuxer.readPacket() {
                     let parameters = demuxer.parameters[packet.streamIndex]
                     guard parameters.kind == .video || parameters.kind == .audio, let pts = packet.pts else { continue }
@@ -177,6 +186,9 @@ public final class ChannelPlayback: @unchecked Sendable {
                     if firstInSegment {
                         firstInSegment = false
                         if spliced || lastEnd == nil { offset = (lastEnd ?? seconds) - seconds }
+                        if ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil {
+                            FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(offset) lastEnd \(lastEnd ?? -1)\n".utf8))
+                        }
                     }
                     let decoder: Decoder
                     if let existing = decoders[parameters.streamID] {
@@ -185,15 +197,11 @@ public final class ChannelPlayback: @unchecked Sendable {
                         decoder = try Decoder(parameters)
                         decoders[parameters.streamID] = decoder
                     }
+                    lastTimeBase[parameters.streamID] = base
                     try decoder.send(packet)
                     while let frame = try decoder.receive() {
-                        let time = Double(frame.pts ?? pts) * Double(base.numerator) / Double(base.denominator) + offset
-                        lastEnd = max(lastEnd ?? time, time)
-                        if decoder.kind == .video {
-                            guard enqueue(picture: frame, at: time) else { return }
-                        } else {
-                            guard enqueue(audio: try resampler.convert(frame), at: time) else { return }
-                        }
+                        guard try deliver(frame, from: decoder, timeBase: base, fallback: pts, offset: offset,
+                                          lastEnd: &lastEnd, resampler: resampler) else { return }
                     }
                 }
             } catch {
@@ -202,6 +210,20 @@ public final class ChannelPlayback: @unchecked Sendable {
             }
             bufferedSeconds.value = bufferedAhead
         }
+    }
+
+    /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
+    /// `lastEnd` follows where the timeline has got to, so a discontinuity continues from there.
+    private func deliver(_ frame: Frame, from decoder: Decoder, timeBase: (numerator: Int32, denominator: Int32),
+                         fallback: Int64?, offset: Double, lastEnd: inout Double?, resampler: AudioResampler) throws -> Bool {
+        guard let pts = frame.pts ?? fallback else { return true }
+        let time = Double(pts) * Double(timeBase.numerator) / Double(timeBase.denominator) + offset
+        if decoder.kind == .video {
+            lastEnd = max(lastEnd ?? time, time + 1.0 / 30)  // nominal frame time: FFmpeg 5.1 frames carry no duration
+            return enqueue(picture: frame, at: time)
+        }
+        lastEnd = max(lastEnd ?? time, time + Double(frame.sampleCount) / Double(max(frame.sampleRate, 1)))
+        return enqueue(audio: try resampler.convert(frame), at: time)
     }
 
     private var isStopped: Bool {
