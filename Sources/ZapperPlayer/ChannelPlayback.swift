@@ -20,12 +20,17 @@ public final class ChannelPlayback: @unchecked Sendable {
     private var stopped = false
     /// Decoded pictures waiting for their time.
     private var pictures: [(time: Double, frame: Frame)] = []
-    /// Converted audio waiting for the output, and the timeline time of its first sample.
+    /// Converted audio waiting for the output (from `samplesStart` on), and the
+    /// timeline time of its first waiting sample. Taken by moving `samplesStart`,
+    /// so the audio thread never shifts the whole buffer.
     private var samples: [Int16] = []
+    private var samplesStart = 0
     private var samplesTime: Double?
+    private var waitingSamples: Int { samples.count - samplesStart }
     public let sampleRate: Int
     static let maxPictures = 24
     static let maxAudioSeconds = 1.0
+    static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil
 
     public init(channel: LineupChannel, serial: Int, sampleRate: Int, parametersCache: ParametersCache,
                 report: @escaping @Sendable (String, [(String, EventValue)]) -> Void) {
@@ -85,6 +90,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         deliveries.removeAll()
         pictures.removeAll()
         samples.removeAll()
+        samplesStart = 0
         condition.broadcast()
         condition.unlock()
         session.cancel()
@@ -115,20 +121,20 @@ public final class ChannelPlayback: @unchecked Sendable {
     public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16])? {
         condition.lock()
         defer { condition.unlock() }
-        guard var start = samplesTime, !samples.isEmpty else { return nil }
+        guard var start = samplesTime, waitingSamples > 0 else { return nil }
         let late = Int(((time - start) * Double(sampleRate)).rounded(.down))
         if late > 0 {
-            let drop = min(late * 2, samples.count)
-            samples.removeFirst(drop)
+            let drop = min(late * 2, waitingSamples)
+            samplesStart += drop
             start += Double(drop / 2) / Double(sampleRate)
         }
-        guard !samples.isEmpty else {
+        guard waitingSamples > 0 else {
             samplesTime = start
             return nil
         }
-        let count = min(frames * 2, samples.count)
-        let chunk = Array(samples.prefix(count))
-        samples.removeFirst(count)
+        let count = min(frames * 2, waitingSamples)
+        let chunk = Array(samples[samplesStart..<samplesStart + count])
+        samplesStart += count
         samplesTime = start + Double(count / 2) / Double(sampleRate)
         condition.broadcast()
         return (start, chunk)
@@ -186,7 +192,7 @@ public final class ChannelPlayback: @unchecked Sendable {
                     if firstInSegment {
                         firstInSegment = false
                         if spliced || lastEnd == nil { offset = (lastEnd ?? seconds) - seconds }
-                        if ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil {
+                        if Self.debugTimeline {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(offset) lastEnd \(lastEnd ?? -1)\n".utf8))
                         }
                     }
@@ -235,8 +241,7 @@ public final class ChannelPlayback: @unchecked Sendable {
     private var bufferedAhead: Double {
         condition.lock()
         defer { condition.unlock() }
-        let queued = Double(deliveries.count) * 2
-        return queued + Double(samples.count / 2) / Double(sampleRate)
+        return deliveries.reduce(0) { $0 + $1.duration } + Double(waitingSamples / 2) / Double(sampleRate)
     }
 
     /// Waits for room; false when the playback stopped.
@@ -245,7 +250,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         defer { condition.unlock() }
         while pictures.count >= Self.maxPictures && !stopped {
             // Never wait on pictures while the sound has run dry: drop the oldest instead.
-            if samples.isEmpty && samplesTime != nil { pictures.removeFirst(); break }
+            if waitingSamples == 0 && samplesTime != nil { pictures.removeFirst(); break }
             condition.wait()
         }
         guard !stopped else { return false }
@@ -256,11 +261,16 @@ public final class ChannelPlayback: @unchecked Sendable {
     private func enqueue(audio converted: [Int16], at time: Double) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while Double(samples.count / 2) / Double(sampleRate) >= Self.maxAudioSeconds && !stopped {
+        while Double(waitingSamples / 2) / Double(sampleRate) >= Self.maxAudioSeconds && !stopped {
             condition.wait()
         }
         guard !stopped else { return false }
-        if samplesTime == nil || samples.isEmpty { samplesTime = time }
+        if samplesTime == nil || waitingSamples == 0 { samplesTime = time }
+        // Reclaim what the audio thread has taken, here on the decode thread.
+        if samplesStart > 0 {
+            samples.removeFirst(samplesStart)
+            samplesStart = 0
+        }
         samples += converted
         return true
     }
