@@ -18,7 +18,6 @@ final class AudioPump: @unchecked Sendable {
     private var framesWritten = 0           // since `origin`
     private var started = false
     private let onStarted: @Sendable (ChannelPlayback) -> Void
-    var volume: Double = 1
 
     init(output: ALSAOutput?, onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
         self.output = output
@@ -88,7 +87,6 @@ final class AudioPump: @unchecked Sendable {
             if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
                 chunk = taken.samples
                 chunkTime = taken.time
-                if volume < 1 { chunk = chunk.map { Int16(Double($0) * volume) } }
             }
             do {
                 try chunk.withUnsafeBufferPointer { try output.write($0) }

@@ -17,7 +17,6 @@ public final class Player {
         public init() {}
     }
 
-    private let lineup: Lineup
     private let options: Options
     public let log: EventLog
     private let audio: AudioPump
@@ -29,8 +28,7 @@ public final class Player {
     private var tuneStartedAt = 0
     private var presentedFirst = false
 
-    public init(lineup: Lineup, options: Options) throws {
-        self.lineup = lineup
+    public init(options: Options) throws {
         self.options = options
         log = try EventLog(path: options.eventsPath)
         framebuffer = XRGBImage(width: options.width, height: options.height)

@@ -91,7 +91,7 @@ struct Zapper: ParsableCommand {
         }
         FileHandle.standardError.write(Data("zapper: \(parsed.channels.count) channels from \(lineup)\n".utf8))
 
-        let player = try Player(lineup: parsed, options: options)
+        let player = try Player(options: options)
         let code = player.run(startChannel: start)
         if code != 0 { throw ExitCode(code) }
     }
