@@ -15,6 +15,20 @@ public struct XRGBImage: Sendable {
         pixels = [UInt8](repeating: 0, count: width * height * 4)
     }
 
+    /// Mean brightness (0…255, BT.601 weights) over a sparse grid of points: cheap enough per frame.
+    public func meanLuma(step: Int = 16) -> Int {
+        var total = 0
+        var count = 0
+        for y in Swift.stride(from: step / 2, to: height, by: step) {
+            for x in Swift.stride(from: step / 2, to: width, by: step) {
+                let (r, g, b) = rgb(x: x, y: y)
+                total += (299 * Int(r) + 587 * Int(g) + 114 * Int(b)) / 1000
+                count += 1
+            }
+        }
+        return count == 0 ? 0 : total / count
+    }
+
     /// (red, green, blue) at a point.
     public func rgb(x: Int, y: Int) -> (UInt8, UInt8, UInt8) {
         let offset = y * stride + x * 4

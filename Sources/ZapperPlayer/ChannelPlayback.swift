@@ -117,7 +117,9 @@ public final class ChannelPlayback: @unchecked Sendable {
         return chosen
     }
 
-    /// Takes up to `frames` stereo frames of audio at or after `from`; older samples are dropped.
+    /// Takes `frames` stereo frames of audio starting at `time`: older samples are
+    /// dropped, and where the waiting samples start later, silence leads in, so
+    /// the sound never runs ahead of the timeline. Nil when nothing is waiting.
     public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16])? {
         condition.lock()
         defer { condition.unlock() }
@@ -132,12 +134,14 @@ public final class ChannelPlayback: @unchecked Sendable {
             samplesTime = start
             return nil
         }
-        let count = min(frames * 2, waitingSamples)
-        let chunk = Array(samples[samplesStart..<samplesStart + count])
+        let lead = min(frames, max(0, Int(((start - time) * Double(sampleRate)).rounded())))
+        let count = min((frames - lead) * 2, waitingSamples)
+        var chunk = [Int16](repeating: 0, count: lead * 2)
+        chunk += samples[samplesStart..<samplesStart + count]
         samplesStart += count
         samplesTime = start + Double(count / 2) / Double(sampleRate)
         condition.broadcast()
-        return (start, chunk)
+        return (lead > 0 ? time : start, chunk)
     }
 
     // MARK: the decode thread
@@ -155,9 +159,8 @@ public final class ChannelPlayback: @unchecked Sendable {
     private func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
+        var timeline = Timeline()
         let resampler = AudioResampler(outputRate: sampleRate)
-        var offset = 0.0
-        var lastEnd: Double?
         var lastDiscontinuity: Int64?
         while let delivery = nextDelivery() {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
@@ -178,22 +181,25 @@ public final class ChannelPlayback: @unchecked Sendable {
                     for (id, decoder) in decoders {
                         try decoder.send(nil)
                         while let frame = try decoder.receive() {
-                            guard try deliver(frame, from: decoder, timeBase: lastTimeBase[id] ?? (1, 90_000), fallback: nil,
-                                              offset: offset, lastEnd: &lastEnd, resampler: resampler) else { return }
+                            guard try deliver(frame, from: decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
+                                              timeline: &timeline, resampler: resampler) else { return }
                         }
                         decoder.flush()
                     }
                 }
                 while let packet = try demuxer.readPacket() {
                     let parameters = demuxer.parameters[packet.streamIndex]
-                    guard parameters.kind == .video || parameters.kind == .audio, let pts = packet.pts else { continue }
+                    guard parameters.kind == .video || parameters.kind == .audio else { continue }
                     let base = demuxer.timeBase(stream: packet.streamIndex)
-                    let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
-                    if firstInSegment {
+                    // Without probing, libavformat cannot time the second and later audio
+                    // frames of a PES: those packets come without a pts and are timed by
+                    // continuing from the frame before.
+                    if firstInSegment, let pts = packet.pts {
                         firstInSegment = false
-                        if spliced || lastEnd == nil { offset = (lastEnd ?? seconds) - seconds }
+                        let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
+                        if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
                         if Self.debugTimeline {
-                            FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(offset) lastEnd \(lastEnd ?? -1)\n".utf8))
+                            FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
                         }
                     }
                     let decoder: Decoder
@@ -206,8 +212,8 @@ public final class ChannelPlayback: @unchecked Sendable {
                     lastTimeBase[parameters.streamID] = base
                     try decoder.send(packet)
                     while let frame = try decoder.receive() {
-                        guard try deliver(frame, from: decoder, timeBase: base, fallback: pts, offset: offset,
-                                          lastEnd: &lastEnd, resampler: resampler) else { return }
+                        guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
+                                          timeline: &timeline, resampler: resampler) else { return }
                     }
                 }
             } catch {
@@ -218,17 +224,33 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
     }
 
+    /// Where decoded frames land: stream time plus `offset` (which grows at each
+    /// discontinuity so the timeline runs on), `end` (how far it has got, where a
+    /// discontinuity continues from), and each stream's next frame time for frames
+    /// that come without a timestamp.
+    struct Timeline {
+        var offset = 0.0
+        var end: Double?
+        var expected: [Int32: Double] = [:]
+    }
+
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
-    /// `lastEnd` follows where the timeline has got to, so a discontinuity continues from there.
-    private func deliver(_ frame: Frame, from decoder: Decoder, timeBase: (numerator: Int32, denominator: Int32),
-                         fallback: Int64?, offset: Double, lastEnd: inout Double?, resampler: AudioResampler) throws -> Bool {
-        guard let pts = frame.pts ?? fallback else { return true }
-        let time = Double(pts) * Double(timeBase.numerator) / Double(timeBase.denominator) + offset
-        if decoder.kind == .video {
-            lastEnd = max(lastEnd ?? time, time + 1.0 / 30)  // nominal frame time: FFmpeg 5.1 frames carry no duration
-            return enqueue(picture: frame, at: time)
+    private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
+                         timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
+        let time: Double
+        if let pts = frame.pts {
+            time = Double(pts) * Double(timeBase.numerator) / Double(timeBase.denominator) + timeline.offset
+        } else if let expected = timeline.expected[stream] {
+            time = expected
+        } else {
+            return true  // nothing to place it by
         }
-        lastEnd = max(lastEnd ?? time, time + Double(frame.sampleCount) / Double(max(frame.sampleRate, 1)))
+        let duration = decoder.kind == .video
+            ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
+            : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
+        timeline.expected[stream] = time + duration
+        timeline.end = max(timeline.end ?? time, time + duration)
+        if decoder.kind == .video { return enqueue(picture: frame, at: time) }
         return enqueue(audio: try resampler.convert(frame), at: time)
     }
 

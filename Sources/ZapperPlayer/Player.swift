@@ -14,6 +14,9 @@ public final class Player {
         public var audioDevice = "default"
         public var eventsPath: String?
         public var script: [ScriptLine] = []
+        /// Diagnostics: a `frame` event per presented picture (its timeline time,
+        /// the audio clock at that moment, and its mean brightness).
+        public var traceFrames = false
         public init() {}
     }
 
@@ -111,6 +114,11 @@ public final class Player {
         } catch {
             Self.say("picture: \(error)")
             return
+        }
+        if options.traceFrames {
+            log.emit("frame", [("pts_ms", .int(Int((time * 1000).rounded()))),
+                               ("clock_ms", .int(clock.map { Int(($0 * 1000).rounded()) } ?? -1)),
+                               ("luma", .int(framebuffer.meanLuma()))])
         }
         if !presentedFirst {
             presentedFirst = true

@@ -37,6 +37,9 @@ struct Zapper: ParsableCommand {
     @Option(help: "Run an automation script (press, hold, wait, wait-event, snapshot, quit).")
     var script: String?
 
+    @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
+    var traceFrames = false
+
     func run() throws {
         let text: String
         do {
@@ -66,6 +69,7 @@ struct Zapper: ParsableCommand {
         options.height = dimensions[1]
         options.audioDevice = audioDevice
         options.eventsPath = events
+        options.traceFrames = traceFrames
         if let script {
             let scriptText: String
             do {

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Picture and sound in step: on the sync channel (a white flash on the first
+/// frame of every second, a 10 ms 3 kHz beep at the same instant) the flash is
+/// on screen when its beep is heard, within ±40 ms, for 30 s.
+extension ZapperPlaybackTests {
+    @Test func flashAndBeepStayWithin40msFor30s() throws {
+        let sync = try #require(try Repo.catalog().channels.first { $0.syncFlash != nil })
+        let beepHz = Double(try #require(sync.syncFlash).beepHz)
+        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
+                                script: "wait-event first-frame 20000\nwait 31000\nquit\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let firstFrame = try #require(run.named("first-frame").first?["t_ms"] as? Int)
+
+        // When each flash was presented (ms on the event log's clock).
+        let frames = run.named("frame")
+        let flashes = frames.enumerated().compactMap { index, frame -> Double? in
+            guard let luma = frame["luma"] as? Int, luma > 200, let t = frame["t_ms"] as? Int else { return nil }
+            let previous = index > 0 ? frames[index - 1]["luma"] as? Int ?? 0 : 0
+            return previous > 200 ? nil : Double(t)
+        }
+
+        // When each beep was heard: the WAV starts with the first frame and runs at 48 kHz.
+        let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let left = stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
+        let window = 96  // 2 ms
+        let powers = stride(from: 0, to: left.count - window, by: window).map {
+            goertzelPower(Array(left[$0..<$0 + window]), frequency: beepHz, sampleRate: 48_000)
+        }
+        let threshold = (powers.max() ?? 0) / 4
+        var beeps: [Double] = []
+        for (index, power) in powers.enumerated() where power > threshold {
+            let at = Double(firstFrame) + Double(index * window) / 48
+            if let last = beeps.last, at - last < 500 { continue }
+            beeps.append(at)
+        }
+
+        // Only flashes whose beep the capture can hold (it ends when zapper quits).
+        let heardUntil = Double(firstFrame) + Double(left.count) / 48 - 100
+        let judged = flashes.filter { $0 < heardUntil }
+        #expect(judged.count >= 28, "\(judged.count) flashes presented")
+        #expect(beeps.count >= 28, "\(beeps.count) beeps heard")
+        let offsets = judged.compactMap { flash in
+            beeps.min { abs($0 - flash) < abs($1 - flash) }.map { $0 - flash }
+        }
+        let worst = offsets.max { abs($0) < abs($1) } ?? .infinity
+        print("A/V offsets (ms, beep heard − flash shown) over \(offsets.count) flashes: \(offsets.map { Int($0.rounded()) })")
+        #expect(abs(worst) <= 40, "worst A/V offset \(worst) ms; all: \(offsets.map { Int($0.rounded()) })")
+    }
+}
