@@ -15,6 +15,8 @@ final class InputLoop: @unchecked Sendable {
     /// What libevdev reads: gamepads, and everything when libinput is out.
     private let evdevKinds: [(property: String, kind: EvdevDevice.Kind)]
     private var evdev: [EvdevDevice] = []
+    /// Keys that came with the first dispatch, before the thread ran: `onKey` is for the input thread only.
+    private var early: [KeyEvent] = []
 
     init(seat seatName: String, wake: Int32, devices: DeviceList,
          log: @escaping @Sendable (String) -> Void, onKey: @escaping @Sendable (KeyEvent) -> Void) {
@@ -52,7 +54,7 @@ final class InputLoop: @unchecked Sendable {
             : [("ID_INPUT_JOYSTICK", .gamepad), ("ID_INPUT_TOUCHSCREEN", .touchscreen), ("ID_INPUT_KEY", .keys)]
 
         // The devices present now: libinput announces its own at the first dispatch.
-        if let seat { handle(seat.dispatch()) }
+        if let seat { handle(seat.dispatch(), keysLater: true) }
         if let udev {
             for (property, _) in evdevKinds {
                 do {
@@ -66,6 +68,8 @@ final class InputLoop: @unchecked Sendable {
 
     /// Polls until the wake fd is written.
     func run() {
+        early.forEach(onKey)
+        early = []
         while true {
             var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             if let seat { fds.append(pollfd(fd: seat.fd, events: Int16(POLLIN), revents: 0)) }
@@ -98,11 +102,11 @@ final class InputLoop: @unchecked Sendable {
         }
     }
 
-    private func handle(_ happenings: [InputHappening]) {
+    private func handle(_ happenings: [InputHappening], keysLater: Bool = false) {
         for happening in happenings {
             switch happening {
             case .key(let key):
-                onKey(key)
+                if keysLater { early.append(key) } else { onKey(key) }
             case .added(let name, let kinds):
                 devices.add(name)
                 log("input: added \"\(name)\"\(kinds.isEmpty ? "" : " (\(kinds))") via libinput")

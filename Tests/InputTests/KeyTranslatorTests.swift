@@ -54,3 +54,17 @@ import ZapperInput
         #expect(translator.translate(ev("EV_LED", "LED_NUML", 1)) == nil)
     }
 }
+
+@Suite struct EvdevCodesTests {
+    @Test func keymapNamesBecomeTheNamesEventsCarry() {
+        #expect(EvdevCodes.canonicalKeyName("BTN_A") == "BTN_SOUTH")
+        #expect(EvdevCodes.canonicalKeyName("BTN_B") == "BTN_EAST")
+        #expect(EvdevCodes.canonicalKeyName("KEY_CHANNELUP") == "KEY_CHANNELUP")
+        #expect(EvdevCodes.canonicalKeyName("KEY_NUMERIC_5") == "KEY_NUMERIC_5")
+        #expect(EvdevCodes.canonicalKeyName("KEY_NO_SUCH_KEY") == nil)
+        #expect(EvdevCodes.canonicalKeyName("SWIPE_UP") == nil)          // a pseudo key, not the kernel's
+        // The translator names a gamepad's A button the same way.
+        var translator = KeyTranslator(device: "pad")
+        #expect(translator.translate(key("BTN_A", 1))?.name == EvdevCodes.canonicalKeyName("BTN_A"))
+    }
+}
