@@ -34,6 +34,8 @@ import ZapperInput
 
     @Test func manySourcesComeAndGo() throws {
         // Each one opens and frees a udev context, a libinput context, a monitor and an eventfd.
+        // One first, so what the libraries open once per process is not counted.
+        try InputSource(log: { _ in }, onKey: { _ in }).stop()
         let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         for _ in 0..<20 {
             let source = try InputSource(log: { _ in }, onKey: { _ in })
@@ -43,7 +45,8 @@ import ZapperInput
             _ = try InputSource(log: { _ in }, onKey: { _ in })   // deinit stops it
         }
         let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #expect(after <= before + 2, "fds leaked: \(before) -> \(after)")
+        // A leak of even one fd per source would be 25; allow for other tests' fds coming and going.
+        #expect(after <= before + 4, "fds leaked: \(before) -> \(after)")
     }
 
     @Test func anUnknownSeatIsFineToo() throws {
