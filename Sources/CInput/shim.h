@@ -5,4 +5,5 @@
 #include <libevdev/libevdev.h>
 #include <linux/input.h>
 #include <linux/input-event-codes.h>
+#include <sys/eventfd.h>  /* the input thread's wake-up fd */
 #endif

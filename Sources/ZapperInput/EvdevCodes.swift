@@ -14,4 +14,12 @@ public enum EvdevCodes {
         guard let name = libevdev_event_code_get_name(UInt32(EV_KEY), code) else { return nil }
         return String(cString: name)
     }
+
+    /// The name input events will carry for a key named in a keymap: the
+    /// kernel gives some codes several names (`BTN_A` = `BTN_SOUTH`,
+    /// `KEY_HANGUEL` = `KEY_HANGEUL`) and events use one of them. Nil if the
+    /// kernel has no such key.
+    public static func canonicalKeyName(_ name: String) -> String? {
+        keyCode(named: name).flatMap(keyName)
+    }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import Synchronization
+import Testing
+import ZapperCore
+import ZapperInput
+
+/// The real InputSource (libudev, libinput, libevdev) on this machine. Build
+/// machines have no /dev/input and no /dev/uinput, so no device can be made
+/// here: reading real devices (a virtio keyboard, a uinput gamepad, the
+/// rc-loopback IR receiver) belongs to the QEMU system tests.
+@Suite(.serialized) struct InputSourceTests {
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        func append(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    @Test func startsAndStopsWithNoDevices() throws {
+        try #require(!FileManager.default.fileExists(atPath: "/dev/input/event0"), "this machine has input devices")
+        let log = Lines(), keys = Lines()
+        let source = try InputSource(log: log.append, onKey: { keys.append($0.description) })
+        #expect(source.deviceNames.isEmpty)
+        #expect(log.all.contains("input: no input devices yet; waiting for hotplug"), "\(log.all)")
+        // Whatever the seat did, it says so in one readable line or not at all.
+        if let problem = source.seatProblem {
+            #expect(log.all.contains { $0.hasPrefix("input: ") && $0.contains(problem) }, "\(log.all)")
+        }
+        let started = ContinuousClock.now
+        source.stop()
+        #expect(ContinuousClock.now - started < .seconds(2))
+        source.stop()                                   // twice is harmless
+        #expect(keys.all.isEmpty)
+    }
+
+    @Test func manySourcesComeAndGo() throws {
+        // Each one opens and frees a udev context, a libinput context, a monitor and an eventfd.
+        // One first, so what the libraries open once per process is not counted.
+        try InputSource(log: { _ in }, onKey: { _ in }).stop()
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        for _ in 0..<20 {
+            let source = try InputSource(log: { _ in }, onKey: { _ in })
+            source.stop()
+        }
+        for _ in 0..<5 {
+            _ = try InputSource(log: { _ in }, onKey: { _ in })   // deinit stops it
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        // A leak of even one fd per source would be 25; allow for other tests' fds coming and going.
+        #expect(after <= before + 4, "fds leaked: \(before) -> \(after)")
+    }
+
+    @Test func anUnknownSeatIsFineToo() throws {
+        let log = Lines()
+        let source = try InputSource(seat: "seat-that-does-not-exist", log: log.append, onKey: { _ in })
+        defer { source.stop() }
+        #expect(source.deviceNames.isEmpty)
+    }
+}
