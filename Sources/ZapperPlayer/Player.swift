@@ -107,7 +107,8 @@ public final class Player {
     /// One vblank of the offscreen display: the picture due now, if any.
     private func present() {
         guard let playback else { return }
-        let clock = presentedFirst ? audio.clock : nil
+        // A picture is due when its time falls before the middle of this vblank's interval.
+        let clock = presentedFirst ? audio.clock.map { $0 + 0.5 / 60 } : nil
         guard let (time, frame) = playback.picture(at: clock) else { return }
         do {
             try scaler.draw(frame, into: &framebuffer)
