@@ -15,11 +15,14 @@ public final class ChannelPlayback: @unchecked Sendable {
     private let report: @Sendable (String, [(String, EventValue)]) -> Void
 
     private let condition = NSCondition()
-    private var deliveries: [HLSSegmentDelivery] = []
+    private var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
+    /// Health as the viewer sees it: segments count up as they arrive; a failure
+    /// marks how many had arrived, and a picture from a later one ends it.
+    public let failures = FailureMark()
     private var current: ByteQueue?
     private var stopped = false
     /// Decoded pictures waiting for their time.
-    private var pictures: [(time: Double, frame: Frame)] = []
+    private var pictures: [Picture] = []
     /// Converted audio waiting for the output (from `samplesStart` on), and the
     /// timeline time of its first waiting sample. Taken by moving `samplesStart`,
     /// so the audio thread never shifts the whole buffer.
@@ -38,16 +41,21 @@ public final class ChannelPlayback: @unchecked Sendable {
         self.serial = serial
         self.sampleRate = sampleRate
         self.parametersCache = parametersCache
-        self.report = report
         let buffered = SharedDouble(10)
+        let failures = self.failures
+        let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
+            if name == "load-failed" { failures.failed() }
+            report(name, fields)
+        }
+        self.report = report
         session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value }) { event in
             switch event {
             case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
             case .segmentFailed(let sequence, let reason):
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(sequence): \(reason)"))])
-            case .playlistRecovered:
-                report("load-recovered", [("channel", .int(channel.number))])
+            case .stalled(let url, let seconds):
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): the live playlist has not moved for \(Int(seconds)) s"))])
             default:
                 break
             }
@@ -77,7 +85,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             delivery.bytes.cancel()
             return
         }
-        deliveries.append(delivery)
+        deliveries.append((delivery, failures.arrived()))
         condition.broadcast()
     }
 
@@ -86,7 +94,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         condition.lock()
         stopped = true
         current?.cancel()
-        for delivery in deliveries { delivery.bytes.cancel() }
+        for waiting in deliveries { waiting.delivery.bytes.cancel() }
         deliveries.removeAll()
         pictures.removeAll()
         samples.removeAll()
@@ -99,7 +107,7 @@ public final class ChannelPlayback: @unchecked Sendable {
     // MARK: consumer side (presenter and audio threads)
 
     /// The newest picture due at `time`, dropping older ones (late pictures are dropped, not queued).
-    public func picture(at time: Double?) -> (time: Double, frame: Frame)? {
+    public func picture(at time: Double?) -> Picture? {
         condition.lock()
         defer { condition.unlock() }
         guard let first = pictures.first else { return nil }
@@ -109,7 +117,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             condition.broadcast()
             return first
         }
-        var chosen: (time: Double, frame: Frame)?
+        var chosen: Picture?
         while let next = pictures.first, next.time <= time {
             chosen = pictures.removeFirst()
         }
@@ -146,14 +154,14 @@ public final class ChannelPlayback: @unchecked Sendable {
 
     // MARK: the decode thread
 
-    private func nextDelivery() -> HLSSegmentDelivery? {
+    private func nextDelivery() -> (delivery: HLSSegmentDelivery, index: Int)? {
         condition.lock()
         defer { condition.unlock() }
         while deliveries.isEmpty && !stopped { condition.wait() }
         guard !stopped else { return nil }
-        let delivery = deliveries.removeFirst()
-        current = delivery.bytes
-        return delivery
+        let next = deliveries.removeFirst()
+        current = next.delivery.bytes
+        return next
     }
 
     private func decodeLoop() {
@@ -162,7 +170,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         var timeline = Timeline()
         let resampler = AudioResampler(outputRate: sampleRate)
         var lastDiscontinuity: Int64?
-        while let delivery = nextDelivery() {
+        while let (delivery, segment) = nextDelivery() {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence
             let demuxer: Demuxer
@@ -175,6 +183,7 @@ public final class ChannelPlayback: @unchecked Sendable {
                 continue
             }
             var firstInSegment = true
+            var span: (first: Double, last: Double)?  // packet times seen in this segment
             do {
                 if spliced {
                     // The old timeline's last pictures come out first, then the decoders start afresh.
@@ -182,7 +191,7 @@ public final class ChannelPlayback: @unchecked Sendable {
                         try decoder.send(nil)
                         while let frame = try decoder.receive() {
                             guard try deliver(frame, from: decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
-                                              timeline: &timeline, resampler: resampler) else { return }
+                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
                         }
                         decoder.flush()
                     }
@@ -194,6 +203,10 @@ public final class ChannelPlayback: @unchecked Sendable {
                     // Without probing, libavformat cannot time the second and later audio
                     // frames of a PES: those packets come without a pts and are timed by
                     // continuing from the frame before.
+                    if let pts = packet.pts {
+                        let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
+                        span = (min(span?.first ?? seconds, seconds), max(span?.last ?? seconds, seconds))
+                    }
                     if firstInSegment, let pts = packet.pts {
                         firstInSegment = false
                         let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
@@ -213,8 +226,15 @@ public final class ChannelPlayback: @unchecked Sendable {
                     try decoder.send(packet)
                     while let frame = try decoder.receive() {
                         guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
-                                          timeline: &timeline, resampler: resampler) else { return }
+                                          segment: segment, timeline: &timeline, resampler: resampler) else { return }
                     }
+                }
+                // A segment that holds much less than its playlist says was cut short
+                // (a truncated body with a matching length is invisible to HTTP).
+                let held = span.map { $0.last - $0.first } ?? 0
+                if delivery.duration > 0, held < delivery.duration / 2 {
+                    report("load-failed", [("channel", .int(channel.number)),
+                                           ("error", .string("segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s"))])
                 }
             } catch {
                 if delivery.bytes.isCancelled || isStopped { return }
@@ -236,7 +256,7 @@ public final class ChannelPlayback: @unchecked Sendable {
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
     private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
-                         timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
+                         segment: Int, timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
         let time: Double
         if let pts = frame.pts {
             time = Double(pts) * Double(timeBase.numerator) / Double(timeBase.denominator) + timeline.offset
@@ -250,7 +270,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
         timeline.expected[stream] = time + duration
         timeline.end = max(timeline.end ?? time, time + duration)
-        if decoder.kind == .video { return enqueue(picture: frame, at: time) }
+        if decoder.kind == .video { return enqueue(picture: frame, at: time, segment: segment) }
         return enqueue(audio: try resampler.convert(frame), at: time)
     }
 
@@ -263,11 +283,11 @@ public final class ChannelPlayback: @unchecked Sendable {
     private var bufferedAhead: Double {
         condition.lock()
         defer { condition.unlock() }
-        return deliveries.reduce(0) { $0 + $1.duration } + Double(waitingSamples / 2) / Double(sampleRate)
+        return deliveries.reduce(0) { $0 + $1.delivery.duration } + Double(waitingSamples / 2) / Double(sampleRate)
     }
 
     /// Waits for room; false when the playback stopped.
-    private func enqueue(picture frame: Frame, at time: Double) -> Bool {
+    private func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while pictures.count >= Self.maxPictures && !stopped {
@@ -276,7 +296,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             condition.wait()
         }
         guard !stopped else { return false }
-        pictures.append((time, frame))
+        pictures.append(Picture(time: time, frame: frame, segment: segment))
         return true
     }
 
@@ -295,6 +315,39 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
         samples += converted
         return true
+    }
+}
+
+/// A decoded picture waiting for its time on the timeline; `segment` counts
+/// the channel's segments in order of arrival.
+public struct Picture {
+    public let time: Double
+    public let frame: Frame
+    public let segment: Int
+}
+
+/// Whether a channel is failing as the viewer sees it. A failure (from the
+/// network, the decoder, or the presenter seeing no pictures) marks how many
+/// segments had arrived; presenting a picture of a later segment ends it.
+public final class FailureMark: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrivedCount = 0
+    private var failedAfter: Int?
+
+    /// Counts an arriving segment; its number.
+    func arrived() -> Int { lock.withLock { arrivedCount += 1; return arrivedCount } }
+
+    public func failed() { lock.withLock { failedAfter = arrivedCount } }
+
+    public var isFailing: Bool { lock.withLock { failedAfter != nil } }
+
+    /// True once, when a picture of `segment` shows the failure is over.
+    public func recovers(segment: Int) -> Bool {
+        lock.withLock {
+            guard let mark = failedAfter, segment > mark else { return false }
+            failedAfter = nil
+            return true
+        }
     }
 }
 

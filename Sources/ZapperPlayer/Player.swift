@@ -30,6 +30,9 @@ public final class Player {
     private var serial = 0
     private var tuneStartedAt = 0
     private var presentedFirst = false
+    /// When the playing channel's last picture came.
+    private var lastPictureAt = 0
+    static let starvedAfterMilliseconds = 2500
 
     public init(options: Options) throws {
         self.options = options
@@ -107,11 +110,13 @@ public final class Player {
     /// One vblank of the offscreen display: the picture due now, if any.
     private func present() {
         guard let playback else { return }
+        watchForStarvation(playback)
         // A picture is due when its time falls before the middle of this vblank's interval.
         let clock = presentedFirst ? audio.clock.map { $0 + 0.5 / 60 } : nil
-        guard let (time, frame) = playback.picture(at: clock) else { return }
+        guard let picture = playback.picture(at: clock) else { return }
+        let time = picture.time
         do {
-            try scaler.draw(frame, into: &framebuffer)
+            try scaler.draw(picture.frame, into: &framebuffer)
         } catch {
             Self.say("picture: \(error)")
             return
@@ -121,12 +126,29 @@ public final class Player {
                                ("clock_ms", .int(clock.map { Int(($0 * 1000).rounded()) } ?? -1)),
                                ("luma", .int(framebuffer.meanLuma()))])
         }
+        if playback.failures.recovers(segment: picture.segment), presentedFirst {
+            log.emit("load-recovered", [("channel", .int(playback.channel.number)), ("gap_ms", .int(log.now - lastPictureAt))])
+            Self.say("channel \(playback.channel.number) is playing again")
+        }
+        lastPictureAt = log.now
         if !presentedFirst {
             presentedFirst = true
             audio.begin(playback, at: time)
             let zap = log.now - tuneStartedAt
             log.emit("first-frame", [("channel", .int(playback.channel.number)), ("zap_ms", .int(zap))])
             Self.say("first frame of \(playback.channel.number) in \(zap) ms")
+        }
+    }
+
+    /// A playing channel whose pictures stopped coming is a failure the viewer sees,
+    /// whatever the network said: reported once, recovered at the next picture.
+    private func watchForStarvation(_ playback: ChannelPlayback) {
+        guard presentedFirst, log.now - lastPictureAt > Self.starvedAfterMilliseconds else { return }
+        if !playback.failures.isFailing {
+            playback.failures.failed()
+            log.emit("load-failed", [("channel", .int(playback.channel.number)),
+                                     ("error", .string("no picture for \(Self.starvedAfterMilliseconds / 1000) s"))])
+            Self.say("channel \(playback.channel.number): no picture for \(Self.starvedAfterMilliseconds) ms")
         }
     }
 
@@ -185,3 +207,4 @@ struct ScriptRunner {
         return .running
     }
 }
+

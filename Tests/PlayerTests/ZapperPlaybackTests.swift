@@ -9,49 +9,11 @@ import ZapperCore
 /// `file` PCM whose WAV the test reads.
 @Suite(.serialized, .timeLimit(.minutes(30)))
 struct ZapperPlaybackTests {
-    struct Run {
-        var status: Int32
-        var events: [[String: Any]]
-        var stderr: String
-        var wav: Data
-        func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
-    }
+    typealias Run = LaunchedZapper.Run
 
     /// Runs zapper with a script against a lineup; returns what it left behind.
     func runZapper(lineup: String, arguments: [String], script: String) throws -> Run {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-play-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let lineupURL = directory.appendingPathComponent("lineup.m3u")
-        let scriptURL = directory.appendingPathComponent("script.txt")
-        let eventsURL = directory.appendingPathComponent("events.jsonl")
-        let wavURL = directory.appendingPathComponent("capture.wav")
-        let configURL = directory.appendingPathComponent("alsa.conf")
-        try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
-        try script.replacingOccurrences(of: "$DIR", with: directory.path).write(to: scriptURL, atomically: true, encoding: .utf8)
-        try """
-            pcm.!default { type file; slave.pcm "nullsink"; file "\(wavURL.path)"; format "wav" }
-            pcm.nullsink { type null }
-            """.write(to: configURL, atomically: true, encoding: .utf8)
-
-        let process = Process()
-        process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
-        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["ALSA_CONFIG_PATH"] = configURL.path
-        process.environment = environment
-        let errURL = directory.appendingPathComponent("stderr.txt")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
-        let events = lines.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
-        return Run(status: process.terminationStatus, events: events,
-                   stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
-                   wav: (try? Data(contentsOf: wavURL)) ?? Data())
+        try LaunchedZapper(lineup: lineup, arguments: arguments, script: script).finish()
     }
 
     func demoLineup() throws -> String {

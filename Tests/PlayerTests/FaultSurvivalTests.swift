@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every origin fault is survived by the player: a `load-failed` while it lasts,
+/// and after it is cleared the picture comes back on its own (`load-recovered`),
+/// with no restart. Its own origin, so no other test sees the faults.
+extension ZapperPlaybackTests {
+    static let faults = ["segment-404", "playlist-5xx", "stall", "reset=0.3", "outage", "truncate=0.3"]
+
+    @Test(arguments: faults)
+    func survivesAndRecoversFrom(fault: String) throws {
+        let origin = try OriginProcess()
+        defer { origin.stop() }
+        let channel = 2
+        let catalog = try Repo.catalog()
+        let colour = try #require(catalog.channel(number: channel)?.rgb)
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360"], script: """
+            wait-event first-frame 20000
+            wait-event load-failed 40000
+            wait-event load-recovered 60000
+            wait 1500
+            snapshot $DIR/after.png
+            quit
+            """)
+        #expect(zapper.waitFor("first-frame", seconds: 20))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
+        let failed = zapper.waitFor("load-failed", seconds: 40)
+        #expect(failed, "no load-failed during \(fault)")
+        Thread.sleep(forTimeInterval: 3)
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
+        let run = zapper.finish()
+
+        #expect(run.status == 0, "\(fault): \(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
+        let names = run.events.compactMap { $0["event"] as? String }
+        #expect(names.filter { $0 == "tune" }.count == 1, "no restart: \(names)")
+        let firstFailure = try #require(names.firstIndex(of: "load-failed"))
+        let recovery = try #require(names.lastIndex(of: "load-recovered"), "\(fault): \(run.stderr)")
+        #expect(firstFailure < recovery)
+        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        let seen = try medianColour(path)
+        let distance = abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue))
+        #expect(distance < 45, "\(fault): after recovery the snapshot median is \(seen)")
+    }
+}

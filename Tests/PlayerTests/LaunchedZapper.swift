@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The real `zapper` binary started with a lineup and a script, its sound
+/// going through real ALSA into a `file` PCM (WAV) in a scratch folder.
+final class LaunchedZapper {
+    struct Run {
+        var status: Int32
+        var events: [[String: Any]]
+        var stderr: String
+        var wav: Data
+        func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+    }
+
+    let directory: URL
+    private let process = Process()
+    private let eventsURL: URL
+    private let errURL: URL
+    private let wavURL: URL
+
+    init(lineup: String, arguments: [String], script: String) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-play-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let lineupURL = directory.appendingPathComponent("lineup.m3u")
+        let scriptURL = directory.appendingPathComponent("script.txt")
+        let configURL = directory.appendingPathComponent("alsa.conf")
+        eventsURL = directory.appendingPathComponent("events.jsonl")
+        wavURL = directory.appendingPathComponent("capture.wav")
+        errURL = directory.appendingPathComponent("stderr.txt")
+        try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
+        try script.replacingOccurrences(of: "$DIR", with: directory.path).write(to: scriptURL, atomically: true, encoding: .utf8)
+        try """
+            pcm.!default { type file; slave.pcm "nullsink"; file "\(wavURL.path)"; format "wav" }
+            pcm.nullsink { type null }
+            """.write(to: configURL, atomically: true, encoding: .utf8)
+
+        process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
+        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALSA_CONFIG_PATH"] = configURL.path
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The events written so far.
+    var events: [[String: Any]] {
+        let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
+        return lines.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.
+    func waitFor(_ name: String, skipping: Int = 0, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if events.filter({ $0["event"] as? String == name }).count > skipping { return true }
+            if !process.isRunning { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    func finish() -> Run {
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, events: events,
+                   stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+                   wav: (try? Data(contentsOf: wavURL)) ?? Data())
+    }
+}
