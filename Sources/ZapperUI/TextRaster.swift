@@ -7,6 +7,13 @@ public struct ARGBImage: Sendable {
     public let stride: Int
     public var pixels: [UInt8]
 
+    public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
+    }
+
     /// The 0xAARRGGBB value at a point.
     public func pixel(x: Int, y: Int) -> UInt32 {
         let offset = y * stride + x * 4
