@@ -16,6 +16,20 @@ final class CairoImage {
 
     deinit { cairo_surface_destroy(surface) }
 
+    /// A new transparent image, drawn into by `draw` with its own context.
+    convenience init?(width: Int, height: Int, draw: (_ cr: OpaquePointer) -> Void) {
+        guard width > 0, height > 0,
+              let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else { return nil }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        draw(cr)
+        cairo_destroy(cr)
+        cairo_surface_flush(surface)
+        self.init(surface: surface)
+    }
+
     /// Decodes PNG bytes; nil when they are not a PNG Cairo can read.
     convenience init?(png bytes: [UInt8]) {
         var reader = PNGByteReader(bytes: bytes)

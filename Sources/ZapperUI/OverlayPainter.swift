@@ -41,6 +41,7 @@ struct OverlayPainter {
     let cr: OpaquePointer
     let text: OpaquePointer
     let layout: OverlayLayout
+    let shadows: ShadowCache
 
     func units(_ value: Double) -> Double { layout.units(value) }
 
@@ -51,13 +52,7 @@ struct OverlayPainter {
     // MARK: Shapes
 
     func roundedRect(_ rect: Rect, radius: Double) {
-        let r = max(0, min(radius, rect.width / 2, rect.height / 2))
-        cairo_new_sub_path(cr)
-        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
-        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
-        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
-        cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
-        cairo_close_path(cr)
+        addRoundedRect(cr, rect, radius: radius)
     }
 
     func fill(_ rect: Rect, radius: Double, _ colour: RGBA) {
@@ -67,23 +62,15 @@ struct OverlayPainter {
         cairo_fill(cr)
     }
 
-    /// A soft shadow around (never under) a panel: stacked rings that fade out,
-    /// cheaper than a blur and the panel's translucency stays untouched.
-    func shadow(around panel: Rect, radius: Double, accent: RGBA? = nil) {
+    /// A soft shadow around (never under) a panel, drawn once per panel size
+    /// and then only painted: stacked rings that fade out, cheaper than a blur,
+    /// and the panel's translucency stays untouched.
+    func shadow(around panel: Rect, radius: Double) {
         let reach = units(OverlayLayout.shadowReach)
-        let steps = 8
-        cairo_save(cr)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-        let drop = units(8)
-        for step in 1...steps {
-            let grow = reach * Double(step) / Double(steps) - drop
-            cairo_new_path(cr)
-            roundedRect(panel, radius: radius)
-            roundedRect(panel.insetBy(dx: -grow, dy: -grow).offsetBy(dx: 0, dy: drop), radius: radius + grow)
-            set(accent.map { $0.with(alpha: 0.035) } ?? OverlayStyle.shadow)
-            cairo_fill(cr)
-        }
-        cairo_restore(cr)
+        guard let image = shadows.image(width: panel.width, height: panel.height, radius: radius,
+                                        reach: reach, drop: units(8)) else { return }
+        cairo_set_source_surface(cr, image.surface, panel.minX - reach, panel.minY - reach)
+        cairo_paint(cr)
     }
 
     /// Dark translucent glass with a faint light edge, as tvOS draws its cards.
@@ -270,4 +257,50 @@ struct OverlayPainter {
         cairo_fill(cr)
         cairo_restore(cr)
     }
+}
+
+/// Panel shadows, rendered once per panel size: they cost more than the rest
+/// of a frame together, and panels only come in a few sizes.
+final class ShadowCache {
+    private struct Key: Hashable {
+        var width: Int, height: Int, radius: Int, reach: Int
+    }
+
+    private var images: [Key: CairoImage] = [:]
+
+    /// The shadow of a `width` x `height` panel, the panel's corner at (`reach`, `reach`).
+    func image(width: Double, height: Double, radius: Double, reach: Double, drop: Double) -> CairoImage? {
+        let key = Key(width: Int((width * 64).rounded()), height: Int((height * 64).rounded()),
+                      radius: Int((radius * 64).rounded()), reach: Int((reach * 64).rounded()))
+        if let known = images[key] { return known }
+        if images.count >= 16 { images.removeAll() }
+        guard let image = CairoImage(width: Int((width + 2 * reach).rounded(.up)),
+                                     height: Int((height + 2 * reach).rounded(.up)), draw: { cr in
+            let panel = Rect(x: reach, y: reach, width: width, height: height)
+            cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+            let steps = 8
+            for step in 1...steps {
+                let grow = reach * Double(step) / Double(steps) - drop
+                cairo_new_path(cr)
+                addRoundedRect(cr, panel, radius: radius)
+                addRoundedRect(cr, panel.insetBy(dx: -grow, dy: -grow).offsetBy(dx: 0, dy: drop), radius: radius + grow)
+                let colour = OverlayStyle.shadow
+                cairo_set_source_rgba(cr, colour.red, colour.green, colour.blue, colour.alpha)
+                cairo_fill(cr)
+            }
+        }) else { return nil }
+        images[key] = image
+        return image
+    }
+}
+
+/// Adds a rounded rectangle to the current path as its own sub-path.
+func addRoundedRect(_ cr: OpaquePointer, _ rect: Rect, radius: Double) {
+    let r = max(0, min(radius, rect.width / 2, rect.height / 2))
+    cairo_new_sub_path(cr)
+    cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+    cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+    cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+    cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+    cairo_close_path(cr)
 }

@@ -25,6 +25,8 @@ public final class OverlayRenderer {
     private let cr: OpaquePointer
     private let text: OpaquePointer
     private var logos: [[UInt8]: DecodedLogo] = [:]
+    private let shadows = ShadowCache()
+    private var lastLayers: [OverlayLayer]?
     private static let logoCacheLimit = 64
 
     private struct DecodedLogo {
@@ -62,7 +64,14 @@ public final class OverlayRenderer {
 
     /// Redraws the overlay with `layers`, bottom first: clears what the last
     /// frame drew, then draws each layer that is at least partly shown.
+    /// The same layers as the last frame draw nothing (a banner that is up,
+    /// the logo bug): `dirty` stays and `damage` becomes nil.
     public func render(_ layers: [OverlayLayer]) {
+        if layers == lastLayers {
+            damage = nil
+            return
+        }
+        lastLayers = layers
         let previous = dirty
         if !dirtyRegions.isEmpty {
             cairo_save(cr)
@@ -73,7 +82,7 @@ public final class OverlayRenderer {
             cairo_fill(cr)
             cairo_restore(cr)
         }
-        let painter = OverlayPainter(cr: cr, text: text, layout: layout)
+        let painter = OverlayPainter(cr: cr, text: text, layout: layout, shadows: shadows)
         for layer in layers {
             draw(layer, with: painter)
         }

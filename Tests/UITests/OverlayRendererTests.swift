@@ -102,6 +102,8 @@ import ZapperUI
                 if image.pixel(x: x, y: y) != 0 { return }
             }
         }
+        renderer.render([.logoBug(Fixtures.nova, appearance: 1)])
+        #expect(renderer.dirty == bugBounds && renderer.damage == nil, "an unchanged frame changes nothing")
         renderer.render([])
         #expect(renderer.dirty == nil && renderer.damage == bugBounds)
         #expect(renderer.image().pixels.allSatisfy { $0 == 0 })
