@@ -96,10 +96,16 @@ import ZapperUI
         let (width, height) = (size[0], size[1])
         let renderer = OverlayRenderer(width: width, height: height)
         let backdrop = Fixtures.backdrop(width: width, height: height)
-        let scenes: [(String, [OverlayLayer])] = [
-            ("banner+bug+digits", Fixtures.bannerLayers),
-            ("card+bug", [.logoBug(Fixtures.nova, appearance: 1), .interstitial(Fixtures.card, appearance: 0.6)]),
-            ("bug", [.logoBug(Fixtures.nova, appearance: 1)]),
+        // Each frame differs a little (the banner sliding in, the spinner turning), so each is really drawn.
+        let scenes: [(String, (Int) -> [OverlayLayer])] = [
+            ("banner+bug+digits", { frame in
+                [.logoBug(Fixtures.nova, appearance: 1), .banner(Fixtures.banner, appearance: 0.9 + Double(frame % 10) / 100),
+                 .digits(DigitEntry(digits: [4, 2]), appearance: 1)] }),
+            ("card+bug", { frame in
+                var card = Fixtures.card
+                card.status = .loading(spinnerPhase: Double(frame) / 12)
+                return [.logoBug(Fixtures.nova, appearance: 1), .interstitial(card, appearance: 1)] }),
+            ("bug", { frame in [.logoBug(Fixtures.nova, appearance: 1 - Double(frame % 10) / 100)] }),
         ]
         /// The median of a few runs (the first ones pay for fonts and page faults).
         func median(_ body: () -> Void) -> Duration {
@@ -107,7 +113,11 @@ import ZapperUI
             return runs[runs.count / 2]
         }
         for (name, layers) in scenes {
-            let renderTime = median { renderer.render(layers) }
+            var frame = 0
+            let renderTime = median {
+                frame += 1
+                renderer.render(layers(frame))
+            }
             let regions = renderer.dirtyRegions
             var partial = backdrop
             var full = backdrop
