@@ -30,8 +30,14 @@ final class CairoImage {
         self.init(surface: surface)
     }
 
-    /// Decodes PNG bytes; nil when they are not a PNG Cairo can read.
+    /// The largest logo decoded: logo URLs come from untrusted lineups, and a
+    /// tiny PNG can claim a picture of gigabytes.
+    static let maximumPixels = 4096 * 4096
+
+    /// Decodes PNG bytes; nil when they are not a PNG Cairo can read, or claim more than `maximumPixels`.
     convenience init?(png bytes: [UInt8]) {
+        guard let size = CairoImage.pngSize(bytes), size.width > 0, size.height > 0,
+              size.width * size.height <= CairoImage.maximumPixels else { return nil }
         var reader = PNGByteReader(bytes: bytes)
         let surface = withUnsafeMutablePointer(to: &reader) { state in
             cairo_image_surface_create_from_png_stream({ closure, data, length in
@@ -54,6 +60,16 @@ final class CairoImage {
             guard let converted = CairoImage.argb32Copy(of: surface) else { return nil }
             self.init(surface: converted)
         }
+    }
+
+    /// The width and height in a PNG's IHDR chunk, which the format puts first.
+    static func pngSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature, Array(bytes[12..<16]) == Array("IHDR".utf8) else {
+            return nil
+        }
+        func bigEndian(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (bigEndian(16), bigEndian(20))
     }
 
     private static func argb32Copy(of source: OpaquePointer) -> OpaquePointer? {

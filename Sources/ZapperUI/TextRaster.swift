@@ -21,6 +21,11 @@ public struct ARGBImage: Sendable {
     }
 }
 
+extension ARGBImage: CustomStringConvertible {
+    /// The size only: printing the pixels of a frame helps no one.
+    public var description: String { "ARGBImage \(width)x\(height) (stride \(stride))" }
+}
+
 /// Draws a line of text with Pango (fontconfig picks the font).
 public enum TextRaster {
     public static func render(_ text: String, font: String = "DejaVu Sans Bold 32",

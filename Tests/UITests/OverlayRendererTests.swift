@@ -30,6 +30,12 @@ import ZapperUI
         #expect(decodePNG([]) == nil)
         #expect(decodePNG(Array("<html>404</html>".utf8)) == nil)
 
+        // A logo bigger than 4096 x 4096 is refused (a lineup's logo URL is untrusted).
+        let huge = ARGBImage(width: 4097, height: 4096, stride: 4097 * 4, pixels: [UInt8](repeating: 0, count: 4097 * 4096 * 4))
+        let hugePNG = try #require(encodePNG(huge))
+        #expect(hugePNG.count < 200_000)
+        #expect(decodePNG(hugePNG)?.width == nil)
+
         let name = "Harbour News 24"
         let missing = picture([card(ChannelIdentity(number: 7, name: name))])
         let broken = picture([card(ChannelIdentity(number: 7, name: name, logoPNG: truncated))])
