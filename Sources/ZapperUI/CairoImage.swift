@@ -32,7 +32,7 @@ final class CairoImage {
 
     /// The largest logo decoded: logo URLs come from untrusted lineups, and a
     /// tiny PNG can claim a picture of gigabytes.
-    static let maximumPixels = 4096 * 4096
+    static let maximumPixels = 2048 * 2048
 
     /// Decodes PNG bytes; nil when they are not a PNG Cairo can read, or claim more than `maximumPixels`.
     convenience init?(png bytes: [UInt8]) {

@@ -30,8 +30,8 @@ import ZapperUI
         #expect(decodePNG([]) == nil)
         #expect(decodePNG(Array("<html>404</html>".utf8)) == nil)
 
-        // A logo bigger than 4096 x 4096 is refused (a lineup's logo URL is untrusted).
-        let huge = ARGBImage(width: 4097, height: 4096, stride: 4097 * 4, pixels: [UInt8](repeating: 0, count: 4097 * 4096 * 4))
+        // A logo bigger than 2048 x 2048 is refused (a lineup's logo URL is untrusted).
+        let huge = ARGBImage(width: 2049, height: 2048, stride: 2049 * 4, pixels: [UInt8](repeating: 0, count: 2049 * 2048 * 4))
         let hugePNG = try #require(encodePNG(huge))
         #expect(hugePNG.count < 200_000)
         #expect(decodePNG(hugePNG)?.width == nil)
