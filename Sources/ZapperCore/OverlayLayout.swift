@@ -122,7 +122,8 @@ public struct OverlayLayout: Sendable, Equatable {
 
     // MARK: Logo bug and digits
 
-    /// The persistent logo, top-left of the safe area, in a 16:9 box.
+    /// The persistent logo, top-left of the safe area, in a 16:9 box. It only
+    /// fades (a slide would cross the safe area's edge), so `appearance` does not move it.
     public func logoBug(appearance: Double = 1) -> Rect {
         Rect(x: safe.minX, y: safe.minY, width: units(176), height: units(99))
     }
@@ -133,7 +134,7 @@ public struct OverlayLayout: Sendable, Equatable {
         public var cells: [Rect]
     }
 
-    /// The digits being typed, top-right of the safe area.
+    /// The digits being typed, top-right of the safe area (they only fade, like the logo bug).
     public func digits(slots: Int, appearance: Double = 1) -> Digits {
         let count = max(slots, 1)
         let cell = (width: 72.0, height: 96.0, gap: 14.0, padding: 26.0)
