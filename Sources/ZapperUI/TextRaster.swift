@@ -7,11 +7,23 @@ public struct ARGBImage: Sendable {
     public let stride: Int
     public var pixels: [UInt8]
 
+    public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
+    }
+
     /// The 0xAARRGGBB value at a point.
     public func pixel(x: Int, y: Int) -> UInt32 {
         let offset = y * stride + x * 4
         return pixels.withUnsafeBytes { $0.load(fromByteOffset: offset, as: UInt32.self) }
     }
+}
+
+extension ARGBImage: CustomStringConvertible {
+    /// The size only: printing the pixels of a frame helps no one.
+    public var description: String { "ARGBImage \(width)x\(height) (stride \(stride))" }
 }
 
 /// Draws a line of text with Pango (fontconfig picks the font).

@@ -1,0 +1,153 @@
+/// What the on-screen overlay shows, as plain values the core can produce.
+/// The UI backend draws them; nothing here knows about pixels or fonts.
+
+/// A channel as the overlay presents it.
+public struct ChannelIdentity: Sendable, Equatable {
+    public var number: Int
+    public var name: String
+    /// The logo as PNG bytes, if one was fetched. Missing or broken bytes
+    /// are drawn as a round badge with the channel's initials.
+    public var logoPNG: [UInt8]?
+
+    public init(number: Int, name: String, logoPNG: [UInt8]? = nil) {
+        self.number = number
+        self.name = name
+        self.logoPNG = logoPNG
+    }
+}
+
+/// One programme of the guide, with times already formatted by the caller
+/// (the core knows the time zone and the 12/24 hour preference, the UI does not).
+public struct ProgrammeLine: Sendable, Equatable {
+    public var title: String
+    public var start: String
+    public var end: String
+
+    public init(title: String, start: String, end: String) {
+        self.title = title
+        self.start = start
+        self.end = end
+    }
+
+    /// "20:00 – 21:30"
+    public var timeRange: String { "\(start) – \(end)" }
+}
+
+/// The card shown while a flip loads, and what it turns into on failure.
+public struct InterstitialCard: Sendable, Equatable {
+    public enum Status: Sendable, Equatable {
+        /// Loading; `spinnerPhase` is one turn of the spinner per 1.0 (any value; only the fraction counts).
+        case loading(spinnerPhase: Double)
+        /// The tune failed: a reason a person can read and, when a retry is scheduled, the seconds until it.
+        case failed(reason: String, retryInSeconds: Int?)
+    }
+
+    public var channel: ChannelIdentity
+    public var now: ProgrammeLine?
+    public var next: ProgrammeLine?
+    public var status: Status
+
+    public init(channel: ChannelIdentity, now: ProgrammeLine? = nil, next: ProgrammeLine? = nil,
+                status: Status = .loading(spinnerPhase: 0)) {
+        self.channel = channel
+        self.now = now
+        self.next = next
+        self.status = status
+    }
+
+    public var isFailed: Bool {
+        if case .failed = status { return true }
+        return false
+    }
+
+    /// "Retrying in 4 s", "Retrying now" at zero, nil when no retry is scheduled.
+    public static func retryLine(seconds: Int?) -> String? {
+        guard let seconds else { return nil }
+        return seconds <= 0 ? "Retrying now" : "Retrying in \(seconds) s"
+    }
+}
+
+/// The banner shown after a successful zap.
+public struct ChannelBanner: Sendable, Equatable {
+    public var channel: ChannelIdentity
+    public var now: ProgrammeLine?
+    /// How far into `now` we are, 0…1 (clamped when drawn); nil hides the bar.
+    public var progress: Double?
+    public var next: ProgrammeLine?
+
+    public init(channel: ChannelIdentity, now: ProgrammeLine? = nil, progress: Double? = nil,
+                next: ProgrammeLine? = nil) {
+        self.channel = channel
+        self.now = now
+        self.progress = progress
+        self.next = next
+    }
+}
+
+/// Digits typed so far for number entry.
+public struct DigitEntry: Sendable, Equatable {
+    public var digits: [Int]
+    /// How many digits a channel number can have (the slots shown).
+    public var slots: Int
+
+    public init(digits: [Int], slots: Int = 3) {
+        self.digits = digits
+        self.slots = max(slots, digits.count, 1)
+    }
+
+    /// One cell per slot: the typed digit's text, or nil for a slot still empty ("4 2 _").
+    public var cells: [String?] {
+        (0..<slots).map { $0 < digits.count ? String(digits[$0] % 10) : nil }
+    }
+}
+
+/// One thing drawn on the overlay this frame, bottom to top in a list.
+/// `appearance` 0…1 slides and fades the element in (0 = gone, 1 = fully shown).
+public enum OverlayLayer: Sendable, Equatable {
+    case interstitial(InterstitialCard, appearance: Double)
+    case banner(ChannelBanner, appearance: Double)
+    /// The channel logo, small, in a top corner of the safe area (persistent).
+    case logoBug(ChannelIdentity, appearance: Double)
+    case digits(DigitEntry, appearance: Double)
+}
+
+/// The initials badge drawn when a channel has no usable logo.
+public enum ChannelMonogram {
+    /// "BBC One" → "BO", "Demo 1" → "D1", "ZDF" → "ZDF", "Euronews" → "E".
+    public static func initials(for name: String) -> String {
+        let words = name.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        guard let first = words.first else { return "#" }
+        if words.count >= 2 {
+            return String(first.prefix(1) + words[1].prefix(1)).uppercased()
+        }
+        if first.count <= 3 { return first.uppercased() }
+        return first.prefix(1).uppercased()
+    }
+
+    /// A colour (r, g, b in 0…1) derived from the name, the same in every run
+    /// (FNV-1a, not Swift's seeded hash): saturated enough to tell channels
+    /// apart, dark enough for white initials.
+    public static func colour(for name: String) -> (red: Double, green: Double, blue: Double) {
+        var hash: UInt32 = 2_166_136_261
+        for byte in name.utf8 {
+            hash = (hash ^ UInt32(byte)) &* 16_777_619
+        }
+        let hue = Double(hash % 360) / 360
+        return hslToRGB(hue: hue, saturation: 0.55, lightness: 0.42)
+    }
+
+    static func hslToRGB(hue: Double, saturation: Double, lightness: Double) -> (red: Double, green: Double, blue: Double) {
+        let q = lightness < 0.5 ? lightness * (1 + saturation) : lightness + saturation - lightness * saturation
+        let p = 2 * lightness - q
+        func channel(_ t: Double) -> Double {
+            var t = t
+            if t < 0 { t += 1 }
+            if t > 1 { t -= 1 }
+            if t < 1.0 / 6 { return p + (q - p) * 6 * t }
+            if t < 1.0 / 2 { return q }
+            if t < 2.0 / 3 { return p + (q - p) * (2.0 / 3 - t) * 6 }
+            return p
+        }
+        return (channel(hue + 1.0 / 3), channel(hue), channel(hue - 1.0 / 3))
+    }
+}

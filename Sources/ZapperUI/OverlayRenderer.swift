@@ -1,0 +1,169 @@
+import CCairo
+import ZapperCore
+
+/// Draws the overlay, a screen-sized premultiplied ARGB32 Cairo surface that
+/// is transparent except where cards, banners, the logo bug or digits are.
+///
+/// Each frame the player calls `render(_:)` with the layers to show (the
+/// animation lives in their `appearance` and the spinner's phase), then blends
+/// the result onto the video frame (`blend(onto:…)`) or hands `withPixels` to
+/// an ARGB plane. Not thread-safe: use it from the loop that owns the screen.
+public final class OverlayRenderer {
+    public let width: Int
+    public let height: Int
+    public let layout: OverlayLayout
+    /// Where the overlay may have non-transparent pixels after the last
+    /// `render` (whole pixels, on screen); nil when it is entirely transparent.
+    public private(set) var dirty: Rect?
+    /// The same area as rectangles that do not overlap: blending visits only these.
+    public private(set) var dirtyRegions: [Rect] = []
+    /// What the last `render` changed: its `dirty` and the previous one. A
+    /// separate UI plane needs to be updated only there.
+    public private(set) var damage: Rect?
+
+    private let surface: OpaquePointer
+    private let cr: OpaquePointer
+    private let text: OpaquePointer
+    private var logos: [[UInt8]: DecodedLogo] = [:]
+    private let shadows = ShadowCache()
+    private var lastLayers: [OverlayLayer]?
+    private static let logoCacheLimit = 64
+
+    private struct DecodedLogo {
+        let image: CairoImage?
+    }
+
+    public init(width: Int, height: Int, safeArea: OverlayLayout.SafeArea = .title) {
+        precondition(width > 0 && height > 0, "an overlay needs a size")
+        self.width = width
+        self.height = height
+        layout = OverlayLayout(width: width, height: height, safeArea: safeArea)
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+                     "cairo: \(String(cString: cairo_status_to_string(cairo_surface_status(surface))))")
+        cr = cairo_create(surface)
+        text = pango_cairo_create_layout(cr)!
+
+        // Grey antialiasing (the overlay is blended and scaled, subpixel would fringe)
+        // and unhinted metrics, so text scales evenly from 720p to 4K.
+        let options = cairo_font_options_create()
+        defer { cairo_font_options_destroy(options) }
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        pango_cairo_context_set_font_options(pango_layout_get_context(text), options)
+        pango_layout_context_changed(text)
+        pango_layout_set_single_paragraph_mode(text, 1)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(text))
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Redraws the overlay with `layers`, bottom first: clears what the last
+    /// frame drew, then draws each layer that is at least partly shown.
+    /// The same layers as the last frame draw nothing (a banner that is up,
+    /// the logo bug): `dirty` stays and `damage` becomes nil.
+    public func render(_ layers: [OverlayLayer]) {
+        if layers == lastLayers {
+            damage = nil
+            return
+        }
+        lastLayers = layers
+        let previous = dirty
+        if !dirtyRegions.isEmpty {
+            cairo_save(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
+            for region in dirtyRegions {
+                cairo_rectangle(cr, region.x, region.y, region.width, region.height)
+            }
+            cairo_fill(cr)
+            cairo_restore(cr)
+        }
+        let painter = OverlayPainter(cr: cr, text: text, layout: layout, shadows: shadows)
+        for layer in layers {
+            draw(layer, with: painter)
+        }
+        cairo_surface_flush(surface)
+        dirtyRegions = layout.regions(of: layers)
+        dirty = layout.bounds(of: layers)
+        switch (previous, dirty) {
+        case (nil, nil): damage = nil
+        case (let a?, nil): damage = a
+        case (nil, let b?): damage = b
+        case (let a?, let b?): damage = a.union(b)
+        }
+    }
+
+    private func draw(_ layer: OverlayLayer, with painter: OverlayPainter) {
+        guard let bounds = layout.bounds(of: layer) else { return }
+        let appearance: Double
+        switch layer {
+        case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a): appearance = a
+        }
+        let opacity = OverlayLayout.eased(appearance)
+
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        // Nothing may land outside the bounds the dirty rectangle promises.
+        cairo_rectangle(cr, bounds.x, bounds.y, bounds.width, bounds.height)
+        cairo_clip(cr)
+        cairo_new_path(cr)
+        let fading = opacity < 1
+        if fading { cairo_push_group(cr) }
+        switch layer {
+        case .interstitial(let card, let a):
+            painter.interstitial(card, logo: logo(card.channel), appearance: a)
+        case .banner(let banner, let a):
+            painter.banner(banner, logo: logo(banner.channel), appearance: a)
+        case .logoBug(let channel, let a):
+            painter.logoBug(channel, logo: logo(channel), appearance: a)
+        case .digits(let entry, let a):
+            painter.digits(entry, appearance: a)
+        }
+        if fading {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
+    }
+
+    /// The channel's decoded logo, decoded once per distinct PNG.
+    private func logo(_ channel: ChannelIdentity) -> CairoImage? {
+        guard let bytes = channel.logoPNG, !bytes.isEmpty else { return nil }
+        if let known = logos[bytes] { return known.image }
+        if logos.count >= Self.logoCacheLimit { logos.removeAll() }
+        let decoded = CairoImage(png: bytes)
+        logos[bytes] = DecodedLogo(image: decoded)
+        return decoded
+    }
+
+    // MARK: Reading the result
+
+    /// Lends the overlay's pixels (premultiplied ARGB32, `stride` bytes per row)
+    /// without copying; valid only inside `body`.
+    public func withPixels<R>(_ body: (_ pixels: UnsafeRawBufferPointer, _ stride: Int) throws -> R) rethrows -> R {
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = UnsafeRawPointer(cairo_image_surface_get_data(surface)!)
+        return try body(UnsafeRawBufferPointer(start: data, count: stride * height), stride)
+    }
+
+    /// A copy of the overlay.
+    public func image() -> ARGBImage {
+        withPixels { pixels, stride in
+            ARGBImage(width: width, height: height, stride: stride, pixels: Array(pixels))
+        }
+    }
+
+    /// Blends the overlay onto an XRGB8888 frame of the same size, touching only `dirtyRegions`.
+    public func blend(onto frame: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int) {
+        withPixels { pixels, overlayStride in
+            for region in dirtyRegions {
+                OverlayBlend.blend(overlay: pixels, overlayStride: overlayStride, onto: frame,
+                                   width: min(width, self.width), height: min(height, self.height), stride: stride,
+                                   region: region)
+            }
+        }
+    }
+}
