@@ -79,6 +79,7 @@ let package = Package(
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "TestSupport", "OriginKit"]),
+        .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]
