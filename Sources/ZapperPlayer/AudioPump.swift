@@ -17,6 +17,12 @@ final class AudioPump: @unchecked Sendable {
     private var writtenUntil: Double?       // timeline time at the end of what was written
     private var framesWritten = 0           // since `origin`
     private var started = false
+    /// The old channel's last sound, faded out after a tune change.
+    private var fading: (playback: ChannelPlayback, from: Double, framesLeft: Int)?
+    private var volume = 100
+    private var muted = false
+    /// Fades last this long: no click when a channel starts or stops.
+    static let fadeSeconds = 0.03
     private let onStarted: @Sendable (ChannelPlayback) -> Void
 
     init(output: ALSAOutput?, onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
@@ -43,12 +49,35 @@ final class AudioPump: @unchecked Sendable {
         lock.unlock()
     }
 
-    func end() {
+    /// Stops the sound; with `fadeOut`, what the old channel has already decoded
+    /// plays on for a moment, fading (the device keeps running meanwhile).
+    func end(fadeOut: Bool = false) {
         lock.lock()
+        if fadeOut, let playback, let writtenUntil {
+            fading = (playback, writtenUntil, Int(Self.fadeSeconds * Double(sampleRate)))
+        } else {
+            fading = nil
+            origin = nil
+        }
         playback = nil
-        origin = nil
         writtenUntil = nil
         lock.unlock()
+    }
+
+    /// Volume 0…100 (a squared curve, so steps sound even) and mute; returns the new state.
+    @discardableResult
+    func setLevel(volume: Int? = nil, muted: Bool? = nil) -> (volume: Int, muted: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let volume { self.volume = min(100, max(0, volume)) }
+        if let muted { self.muted = muted }
+        return (self.volume, self.muted)
+    }
+
+    var level: (volume: Int, muted: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (volume, muted)
     }
 
     /// The timeline time being heard now (or, before sound flows, the wall clock since `begin`).
@@ -72,6 +101,9 @@ final class AudioPump: @unchecked Sendable {
             let playback = self.playback
             let origin = self.origin
             let from = writtenUntil ?? origin?.time ?? 0
+            let fading = self.fading
+            let gain = muted ? Float(0) : Float(volume * volume) / 10_000
+            let faded = framesWritten
             lock.unlock()
             // Nothing on screen yet (or no device): nothing to play.
             guard let output, let origin else {
@@ -84,9 +116,26 @@ final class AudioPump: @unchecked Sendable {
             if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
             var chunk = silence
             var chunkTime: Double?
+            let ramp = Self.fadeSeconds * Double(sampleRate)
             if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
                 chunk = taken.samples
                 chunkTime = taken.time
+                Self.scale(&chunk, gain: gain) { Float(min(1, Double(faded + $0) / ramp)) }  // fade in
+            } else if let fading {
+                let taken = fading.playback.takeAudio(frames: min(periodFrames, fading.framesLeft), from: fading.from)
+                if let taken {
+                    chunk = taken.samples
+                    let left = fading.framesLeft
+                    Self.scale(&chunk, gain: gain) { Float(max(0, Double(left - $0) / ramp)) }  // fade out
+                }
+                lock.lock()
+                if let current = self.fading, current.playback === fading.playback {
+                    let frames = (taken?.samples.count ?? 0) / 2
+                    self.fading = taken == nil || frames >= fading.framesLeft
+                        ? nil : (fading.playback, fading.from + Double(frames) / Double(sampleRate), fading.framesLeft - frames)
+                    if self.fading == nil && self.playback == nil { self.origin = nil }
+                }
+                lock.unlock()
             }
             do {
                 try chunk.withUnsafeBufferPointer { try output.write($0) }
@@ -109,6 +158,18 @@ final class AudioPump: @unchecked Sendable {
                 }
             }
             lock.unlock()
+        }
+    }
+
+    /// Multiplies stereo samples by `gain` times a per-frame envelope.
+    static func scale(_ samples: inout [Int16], gain: Float, envelope: (Int) -> Float) {
+        for frame in 0..<samples.count / 2 {
+            let factor = gain * envelope(frame)
+            guard factor < 0.9999 else { continue }
+            for channel in 0..<2 {
+                let index = frame * 2 + channel
+                samples[index] = Int16(max(-32768, min(32767, (Float(samples[index]) * factor).rounded())))
+            }
         }
     }
 }

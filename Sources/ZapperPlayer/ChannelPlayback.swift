@@ -89,16 +89,19 @@ public final class ChannelPlayback: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Cancels fetching and wakes the decode thread; returns at once.
-    public func stop() {
+    /// Cancels fetching and wakes the decode thread; returns at once. With
+    /// `keepingSound`, the decoded sound stays for a fade-out.
+    public func stop(keepingSound: Bool = false) {
         condition.lock()
         stopped = true
         current?.cancel()
         for waiting in deliveries { waiting.delivery.bytes.cancel() }
         deliveries.removeAll()
         pictures.removeAll()
-        samples.removeAll()
-        samplesStart = 0
+        if !keepingSound {
+            samples.removeAll()
+            samplesStart = 0
+        }
         condition.broadcast()
         condition.unlock()
         session.cancel()

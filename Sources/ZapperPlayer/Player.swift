@@ -60,8 +60,8 @@ public final class Player {
 
     /// Stops the old channel at once and starts the new one.
     public func tune(_ channel: LineupChannel, reason: String) {
-        playback?.stop()
-        audio.end()
+        playback?.stop(keepingSound: true)
+        audio.end(fadeOut: true)
         serial += 1
         tuneStartedAt = log.now
         presentedFirst = false

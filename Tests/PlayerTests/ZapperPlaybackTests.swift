@@ -69,6 +69,13 @@ struct ZapperPlaybackTests {
         let tones = try Repo.catalog().channels.flatMap { $0.audio.map { Double($0.toneHz) } }
         let strongest = tones.max { goertzelPower(left, frequency: $0, sampleRate: 48_000) < goertzelPower(left, frequency: $1, sampleRate: 48_000) }
         #expect(strongest == Double(channel.audio[0].toneHz))
+
+        // The sound fades in: its first 5 ms are much quieter than a moment later.
+        func rms(_ range: Range<Int>) -> Double {
+            (range.map { Double(left[$0] * left[$0]) }.reduce(0, +) / Double(range.count)).squareRoot()
+        }
+        let opening = try #require(left.firstIndex { $0 != 0 })
+        #expect(rms(opening..<opening + 240) < 0.5 * rms(opening + 4800..<opening + 9600))
     }
 
     @Test func aDeadChannelReportsLoadFailed() throws {
