@@ -80,6 +80,7 @@ let package = Package(
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
+        .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]

@@ -45,6 +45,13 @@ public final class HTTPFetcher: Sendable {
         return body.readString(length: body.readableBytes) ?? ""
     }
 
+    /// A whole small resource (a logo), as bytes.
+    public func bytes(_ url: URL, limit: Int = 1 << 20) async throws -> [UInt8] {
+        let response = try await start(url)
+        var body = try await response.body.collect(upTo: limit)
+        return body.readBytes(length: body.readableBytes) ?? []
+    }
+
     /// Starts a request and returns once the head is in (status 200 checked):
     /// the body then streams.
     public func start(_ url: URL, byteRange: HLSByteRange? = nil) async throws -> HTTPClientResponse {

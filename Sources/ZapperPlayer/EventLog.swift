@@ -24,6 +24,11 @@ public final class EventLog: Sendable {
     /// Milliseconds since the log began.
     public var now: Int { Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
 
+    /// The log's milliseconds at a CLOCK_MONOTONIC time in seconds (a page flip's timestamp).
+    public func milliseconds(atMonotonic seconds: Double) -> Int {
+        Int((seconds * 1e9 - Double(start)) / 1e6)
+    }
+
     @discardableResult
     public func emit(_ name: String, _ fields: [(String, EventValue)] = []) -> Event {
         let event = Event(milliseconds: now, name: name, fields: fields)

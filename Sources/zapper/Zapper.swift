@@ -37,6 +37,18 @@ struct Zapper: ParsableCommand {
     @Option(help: "Run an automation script (press, hold, wait, wait-event, snapshot, quit).")
     var script: String?
 
+    @Option(help: "A keymap file of `KEY_NAME action` lines over the defaults (see the README).")
+    var keymap: String?
+
+    @Option(help: "The KMS device for --display drm (default: the first card with a connected connector).")
+    var drmDevice: String?
+
+    @Option(help: "The connector for --display drm, e.g. HDMI-A-1 (default: the first connected).")
+    var connector: String?
+
+    @Option(help: "The mode for --display drm, WIDTHxHEIGHT[@HZ] (default: the connector's preferred).")
+    var mode: String?
+
     @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
     var traceFrames = false
 
@@ -49,54 +61,70 @@ struct Zapper: ParsableCommand {
         }
         let parsed = M3UPlusParser.parse(text, source: lineup)
         for problem in parsed.problems {
-            FileHandle.standardError.write(Data("zapper: \(problem)\n".utf8))
+            say("\(problem)")
         }
         guard let first = parsed.channels.first else { throw ValidationError("\(lineup): no playable channel in the lineup") }
-        let start: LineupChannel
-        if let channel {
-            guard let chosen = parsed.channel(number: channel) else { throw ValidationError("\(lineup): there is no channel \(channel)") }
-            start = chosen
-        } else {
-            start = first
-        }
+        if let channel, parsed.channel(number: channel) == nil { throw ValidationError("\(lineup): there is no channel \(channel)") }
 
         var options = Player.Options()
         let dimensions = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard dimensions.count == 2, dimensions.allSatisfy({ (16...8192).contains($0) && $0 % 2 == 0 }) else {
             throw ValidationError("--size \(size): expected WIDTHxHEIGHT with even numbers, e.g. 1920x1080")
         }
-        options.width = dimensions[0]
-        options.height = dimensions[1]
         options.audioDevice = audioDevice
         options.eventsPath = events
         options.traceFrames = traceFrames
         if let script {
-            let scriptText: String
-            do {
-                scriptText = try String(contentsOf: URL(fileURLWithPath: script), encoding: .utf8)
-            } catch {
-                throw ValidationError("\(script): cannot read the script (\(error.localizedDescription))")
-            }
-            do {
-                options.script = try ScriptParser.parse(scriptText, source: script)
-            } catch {
-                throw ValidationError("\(error)")
-            }
+            options.script = try read(script, "script") { try ScriptParser.parse($0, source: script) }
+        }
+        if let keymap {
+            options.keymap = try read(keymap, "keymap") { try Keymap.parse($0, source: keymap) }
         }
 
-        // The KMS display comes with the display issue; until then only offscreen.
-        switch display {
-        case .drm:
-            throw ValidationError("--display drm: the KMS display is not built yet; use --display offscreen")
-        case .auto, .offscreen:
-            let cards = KMSDevices.cardPaths()
-            let why = cards.isEmpty ? "no KMS device" : "the KMS display is not built yet"
-            FileHandle.standardError.write(Data("zapper: display offscreen \(options.width)x\(options.height) (\(display == .auto ? why : "asked for"))\n".utf8))
-        }
-        FileHandle.standardError.write(Data("zapper: \(parsed.channels.count) channels from \(lineup)\n".utf8))
-
-        let player = try Player(options: options)
-        let code = player.run(startChannel: start)
+        let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))
+        say("\(parsed.channels.count) channels from \(lineup)")
+        let player = try Player(lineup: parsed.channels, start: channel ?? first.number, output: output, options: options)
+        Player.stopOnSignals()
+        let input = try? InputSource(log: { say($0) }) { key in player.receive(key) }
+        let code = player.run()
+        input?.stop()
+        if let kms = output as? KMSDisplay { kms.restore() }
         if code != 0 { throw ExitCode(code) }
     }
+
+    /// KMS when asked for, or when `auto` finds a device; otherwise the offscreen display. Says which.
+    private func openDisplay(offscreenSize: (Int, Int)) throws -> FrameOutput {
+        if display != .offscreen {
+            do {
+                var kms = KMSDisplay.Options(device: drmDevice, connector: connector)
+                if let mode { kms.mode = try ModeRequest.parse(mode) }
+                let output = try KMSDisplay(options: kms) { say($0) }
+                return output
+            } catch {
+                if display == .drm { throw ValidationError("--display drm: \(error)") }
+                say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (no KMS display: \(error))")
+                return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
+            }
+        }
+        say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (asked for)")
+        return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
+    }
+
+    private func read<T>(_ path: String, _ what: String, _ parse: (String) throws -> T) throws -> T {
+        let text: String
+        do {
+            text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        } catch {
+            throw ValidationError("\(path): cannot read the \(what) (\(error.localizedDescription))")
+        }
+        do {
+            return try parse(text)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}
+
+private func say(_ line: String) {
+    FileHandle.standardError.write(Data("zapper: \(line)\n".utf8))
 }

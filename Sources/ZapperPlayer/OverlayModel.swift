@@ -1,0 +1,35 @@
+import ZapperCore
+
+/// What the overlay shows, from the tuner's view: the card while a channel
+/// loads (or why it failed), the banner after a zap, the logo bug of the
+/// channel on screen, the digits being typed; each animated in and out.
+struct OverlayModel {
+    private var card = Presence<InterstitialCard>()
+    private var banner = Presence<ChannelBanner>()
+    private var bug = Presence<ChannelIdentity>()
+    private var digits = Presence<DigitEntry>()
+
+    mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity) -> [OverlayLayer] {
+        let wantedCard = view.card.map { card -> InterstitialCard in
+            let status: InterstitialCard.Status
+            switch card.state {
+            case .loading:
+                status = .loading(spinnerPhase: Double(now % 100_000) / 1000)
+            case .error(let reason, let retryAt):
+                status = .failed(reason: reason, retryInSeconds: retryAt.map { max(0, ($0 - now + 999) / 1000) })
+            }
+            return InterstitialCard(channel: identity(card.channel), status: status)
+        }
+        let wantedBanner = view.banner.map { ChannelBanner(channel: identity($0.channel)) }
+        let wantedBug = view.card == nil && view.banner == nil ? view.tuned.map(identity) : nil
+        let wantedDigits = view.digits.map { typed in
+            DigitEntry(digits: typed.compactMap { $0.wholeNumberValue }, slots: max(3, typed.count))
+        }
+        var layers: [OverlayLayer] = []
+        if let (content, appearance) = bug.update(wantedBug, now: now) { layers.append(.logoBug(content, appearance: appearance)) }
+        if let (content, appearance) = banner.update(wantedBanner, now: now) { layers.append(.banner(content, appearance: appearance)) }
+        if let (content, appearance) = card.update(wantedCard, now: now) { layers.append(.interstitial(content, appearance: appearance)) }
+        if let (content, appearance) = digits.update(wantedDigits, now: now) { layers.append(.digits(content, appearance: appearance)) }
+        return layers
+    }
+}

@@ -1,0 +1,48 @@
+import ZapperCore
+
+/// What each action does while the video is up.
+extension Player {
+    func perform(_ routed: KeyRouter.Routed, now: Int) {
+        switch routed {
+        case .pressed(let action):
+            press(action, now: now, held: false)
+        case .repeated(let action):
+            press(action, now: now, held: true)
+        case .released(let action, let afterRepeats):
+            if afterRepeats, flipDelta(action) != nil { apply(tuner.handle(.released, now: now)) }
+        }
+    }
+
+    private func flipDelta(_ action: KeyAction) -> Int? {
+        switch action {
+        case .right, .channelUp: 1
+        case .left, .channelDown: -1
+        default: nil
+        }
+    }
+
+    private func press(_ action: KeyAction, now: Int, held: Bool) {
+        if let delta = flipDelta(action) {
+            apply(tuner.handle(.flip(delta: delta, held: held), now: now))
+            return
+        }
+        switch action {
+        case .digit(let digit): apply(tuner.handle(.digit(digit), now: now))
+        case .ok: apply(tuner.handle(.ok, now: now))
+        case .lastChannel, .back: apply(tuner.handle(.lastChannel, now: now))
+        case .info: apply(tuner.handle(.info, now: now))
+        case .volumeUp, .volumeDown:
+            let level = audio.level
+            announce(audio.setLevel(volume: level.volume + (action == .volumeUp ? 5 : -5), muted: false))
+        case .mute:
+            announce(audio.setLevel(muted: !audio.level.muted))
+        default:
+            break
+        }
+    }
+
+    private func announce(_ level: (volume: Int, muted: Bool)) {
+        log.emit("volume", [("level", .int(level.volume)), ("muted", .bool(level.muted))])
+        Self.say(level.muted ? "sound muted" : "volume \(level.volume)")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import ZapperCore
+
+/// The tuner's effects carried out, and each tick's picture.
+extension Player {
+    func apply(_ effects: [TunerEffect]) {
+        for effect in effects {
+            switch effect {
+            case let .startTune(number, serial, reason):
+                guard let channel = channels[number] else { continue }
+                startTune(channel, serial: serial, reason: reason)
+            case .cancelTune(let serial):
+                if playback?.serial == serial { stopPlayback() }
+            case let .presented(number, _, zap):
+                log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
+                Self.say("first frame of \(number) in \(zap) ms")
+            case let .loadFailed(number, serial, reason):
+                // The engine's own failures are in the log already; the watchdog's is not.
+                let reported = playback?.serial == serial && playback?.failures.isFailing == true
+                if !reported { log.emit("load-failed", [("channel", .int(number)), ("error", .string(reason))]) }
+                Self.say("channel \(number) failed: \(reason)")
+                if playback?.serial == serial { stopPlayback() }
+            case .interstitialShown(let number):
+                log.emit("interstitial-shown", [("channel", .int(number))])
+            case let .interstitialDismissed(number, result):
+                log.emit("interstitial-dismissed", [("channel", .int(number)), ("result", .string(result.rawValue))])
+            }
+        }
+    }
+
+    /// The old channel stops at once (its sound fading); its last picture stays
+    /// on screen until the new channel's first one replaces it.
+    private func startTune(_ channel: LineupChannel, serial: Int, reason: TuneReason) {
+        stopPlayback()
+        log.emit("tune", [("channel", .int(channel.number)), ("reason", .string(reason.rawValue))])
+        Self.say("tuning \(channel.number) \(channel.name)")
+        let log = self.log
+        let inbox = self.newsPoster
+        let playback = ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate,
+                                       parametersCache: parametersCache) { name, fields in
+            log.emit(name, fields)
+            if name == "load-failed", case .string(let error)? = fields.first(where: { $0.0 == "error" })?.1 {
+                inbox(.failed(serial: serial, reason: error))
+                Self.say("channel \(channel.number): \(error)")
+            }
+        }
+        self.playback = playback
+        awaitingFirstPicture = true
+        playback.start()
+    }
+
+    func stopPlayback() {
+        guard let old = playback else { return }
+        old.stop(keepingSound: true)
+        audio.end(fadeOut: true)
+        playback = nil
+        awaitingFirstPicture = false
+    }
+
+    /// Shows the picture due now (if any) under the overlay; true when a frame was presented.
+    func presentFrame() -> Bool {
+        let now = log.now
+        var firstPicture: (serial: Int, time: Double)?
+        if let playback {
+            watchForStarvation(playback, now: now)
+            // A picture is due when its time falls before the middle of this vblank's interval.
+            let clock = awaitingFirstPicture ? nil : audio.clock.map { $0 + 0.5 / 60 }
+            if let picture = playback.picture(at: clock) {
+                do {
+                    try screen.show(picture.frame)
+                    if awaitingFirstPicture {
+                        firstPicture = (playback.serial, picture.time)
+                    } else if playback.failures.recovers(segment: picture.segment) {
+                        log.emit("load-recovered", [("channel", .int(playback.channel.number)), ("gap_ms", .int(now - lastPictureAt))])
+                        Self.say("channel \(playback.channel.number) is playing again")
+                    }
+                    lastPictureAt = now
+                    if options.traceFrames {
+                        log.emit("frame", [("pts_ms", .int(Int((picture.time * 1000).rounded()))),
+                                           ("clock_ms", .int(clock.map { Int(($0 * 1000).rounded()) } ?? -1)),
+                                           ("luma", .int(screen.videoLuma))])
+                    }
+                } catch {
+                    Self.say("picture: \(error)")
+                }
+            }
+        }
+        let layers = overlay.layers(tuner.view, now: now) { identity(of: $0) }
+        let presented: Bool
+        do {
+            presented = try screen.compose(layers)
+        } catch {
+            Self.say("display: \(error)")
+            return false
+        }
+        guard presented else { return false }
+        let flip = (try? screen.output.waitForFlip(timeoutMilliseconds: 100)) ?? nil
+        if let firstPicture, let playback, playback.serial == firstPicture.serial {
+            awaitingFirstPicture = false
+            audio.begin(playback, at: firstPicture.time)
+            let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
+            apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))
+        }
+        return true
+    }
+
+    /// A playing channel whose pictures stopped coming is a failure the viewer sees,
+    /// whatever the network said: reported once, recovered at the next picture.
+    private func watchForStarvation(_ playback: ChannelPlayback, now: Int) {
+        guard !awaitingFirstPicture, now - lastPictureAt > Self.starvedAfterMilliseconds, !playback.failures.isFailing else { return }
+        playback.failures.failed()
+        log.emit("load-failed", [("channel", .int(playback.channel.number)),
+                                 ("error", .string("no picture for \(Self.starvedAfterMilliseconds / 1000) s"))])
+        Self.say("channel \(playback.channel.number): no picture for \(Self.starvedAfterMilliseconds) ms")
+    }
+
+    func identity(of number: Int) -> ChannelIdentity {
+        guard let channel = channels[number] else { return ChannelIdentity(number: number, name: "") }
+        return ChannelIdentity(number: number, name: channel.name, logoPNG: logos.png(for: channel))
+    }
+}

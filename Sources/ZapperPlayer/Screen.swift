@@ -1,0 +1,61 @@
+import ZapperCore
+import ZapperMedia
+import ZapperUI
+
+/// The compositor (DESIGN §6): the last video picture, aspect-fitted with
+/// black bars, and the UI overlay blended on top, drawn whole into the
+/// display's free buffer. The old picture stays until a new one replaces it:
+/// a channel change never shows black in between.
+final class Screen {
+    let output: FrameOutput
+    private var video: XRGBImage
+    private let scaler = VideoScaler()
+    private let overlay: OverlayRenderer
+    private var videoChanged = true
+
+    init(output: FrameOutput) {
+        self.output = output
+        video = XRGBImage(width: output.width, height: output.height)
+        overlay = OverlayRenderer(width: output.width, height: output.height)
+    }
+
+    /// Puts a decoded picture on screen at the next `compose`.
+    func show(_ frame: Frame) throws {
+        try scaler.draw(frame, into: &video)
+        videoChanged = true
+    }
+
+    /// Draws and presents a frame when the picture or the overlay changed; true when it did.
+    func compose(_ layers: [OverlayLayer]) throws -> Bool {
+        overlay.render(layers)
+        guard videoChanged || overlay.damage != nil else { return false }
+        output.withDrawBuffer { buffer in draw(into: buffer, stride: output.stride) }
+        try output.present()
+        videoChanged = false
+        return true
+    }
+
+    /// What the screen shows now (picture and overlay), as a PNG.
+    func snapshot(to path: String) throws {
+        var image = XRGBImage(width: video.width, height: video.height)
+        image.pixels.withUnsafeMutableBytes { draw(into: $0, stride: image.stride) }
+        try PNGWriter.write(pixels: image.pixels, width: image.width, height: image.height, stride: image.stride, to: path)
+    }
+
+    private func draw(into buffer: UnsafeMutableRawBufferPointer, stride: Int) {
+        let rowBytes = video.width * 4
+        video.pixels.withUnsafeBytes { source in
+            if stride == video.stride {
+                buffer.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: min(buffer.count, source.count))
+            } else {
+                for row in 0..<video.height {
+                    (buffer.baseAddress! + row * stride).copyMemory(from: source.baseAddress! + row * video.stride, byteCount: rowBytes)
+                }
+            }
+        }
+        overlay.blend(onto: buffer, width: video.width, height: video.height, stride: stride)
+    }
+
+    /// Mean brightness of the picture (for `--trace-frames`).
+    var videoLuma: Int { video.meanLuma() }
+}

@@ -1,0 +1,62 @@
+import ZapperCore
+
+/// Carries out an automation script one step per tick (DESIGN §8). Key
+/// presses go to the player as if from a device: through the same keymap
+/// and state machine.
+struct ScriptRunner {
+    enum State { case running, quit, failed(String) }
+
+    let lines: [ScriptLine]
+    let log: EventLog
+    private var index = 0
+    private var lineStartedAt: Int?
+    private var mark = 0
+    private var holding = false
+
+    init(lines: [ScriptLine], log: EventLog) {
+        self.lines = lines
+        self.log = log
+    }
+
+    mutating func step(snapshot: (String) throws -> Void, key: (String, KeyEvent.Kind) -> Void) -> State {
+        while index < lines.count {
+            let line = lines[index]
+            if lineStartedAt == nil {
+                lineStartedAt = log.now
+                mark = log.count
+            }
+            let elapsed = log.now - lineStartedAt!
+            switch line.command {
+            case .wait(let ms):
+                guard elapsed >= ms else { return .running }
+            case .waitEvent(let name, let timeout):
+                if log.first(name, after: mark) == nil {
+                    if elapsed >= timeout { return .failed("line \(line.line): no \(name) event within \(timeout) ms") }
+                    return .running
+                }
+            case .snapshot(let path):
+                do {
+                    try snapshot(path)
+                } catch {
+                    return .failed("line \(line.line): \(error)")
+                }
+            case .quit:
+                return .quit
+            case .press(let name):
+                key(name, .press)
+                key(name, .release)
+            case .hold(let name, let ms):
+                if !holding {
+                    holding = true
+                    key(name, .press)
+                }
+                guard elapsed >= ms else { return .running }
+                holding = false
+                key(name, .release)
+            }
+            index += 1
+            lineStartedAt = nil
+        }
+        return .running
+    }
+}
