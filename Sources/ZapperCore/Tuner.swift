@@ -118,7 +118,7 @@ public struct Tuner: Sendable {
             let longer = channels.contains { String($0).count > digits.count && String($0).hasPrefix(digits) }
             if !longer || digits.count >= settings.maxDigits { commitEntry(now: now, &out) }
         case .ok:
-            if !digits.isEmpty { commitEntry(now: now, &out) } else if failure != nil { retryNow(now: now) } else { showBanner(now: now) }
+            if !digits.isEmpty { commitEntry(now: now, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
         case .lastChannel:
             digits = ""; entryDeadline = nil
             let recall = tuned != target ? tuned : previousTuned
@@ -126,7 +126,7 @@ public struct Tuner: Sendable {
             moveTarget(to: recall, reason: .last, now: now, &out)
             settleAt = nil
         case .retry:
-            if failure != nil { retryNow(now: now) }
+            if failure != nil { retryNow(now: now, &out) }
         case .info:
             showBanner(now: now)
         case .tuneSucceeded(let serial):
@@ -171,7 +171,7 @@ public struct Tuner: Sendable {
     private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, _ out: inout [TunerEffect]) {
         if channel == target {
             // Asking again for a failed target retries it; otherwise nothing changes.
-            if failure != nil { retryNow(now: now); targetReason = reason }
+            if failure != nil { retryNow(now: now, &out); targetReason = reason }
             return
         }
         if let tune = active {
@@ -213,10 +213,16 @@ public struct Tuner: Sendable {
         failure = (reason, now + settings.retryDelay(attempt: attempts))
     }
 
-    private mutating func retryNow(now: Int) {
+    /// Clears the target's failure so that it is tuned again; its loading card
+    /// comes back at once.
+    private mutating func retryNow(now: Int, _ out: inout [TunerEffect]) {
         failure = nil
         targetReason = .retry
         askedAt = now
+        if interstitial == nil && target != tuned {
+            interstitial = target
+            out.append(.interstitialShown(channel: target))
+        }
     }
 
     private mutating func dismissInterstitial(_ result: InterstitialResult, _ out: inout [TunerEffect]) {
@@ -234,7 +240,7 @@ public struct Tuner: Sendable {
         while let due = nextDeadline, due <= now {
             if let at = entryDeadline, at <= due { commitEntry(now: at, &out) }
             if let at = settleAt, at <= due { settleAt = nil }
-            if let at = failure?.retryAt, at <= due { retryNow(now: at) }
+            if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
             if let tune = active, tune.deadline <= due {
                 fail(tune, reason: "No picture after \(settings.watchdog / 1000) s", result: .timeout, now: due, &out)
             }
