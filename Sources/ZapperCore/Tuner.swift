@@ -1,0 +1,252 @@
+/// The channel-flipping rules (DESIGN §4), as a value with injected time.
+///
+/// The player feeds it every input with the current time, performs the
+/// returned effects in order, redraws `view`, and delivers `.tick` at
+/// `nextDeadline`. Rules:
+/// - Every press moves the target at once; the card for the new target
+///   appears in the same call. Only the latest target is tuned: moving the
+///   target cancels the tune of the old one, so at most one tune is active and
+///   it is always for the target.
+/// - Each started tune ends exactly once, with `presented`, `loadFailed`
+///   (engine failure or watchdog timeout) or `cancelTune`; news about any other
+///   serial is ignored.
+/// - The loading card is dismissed `ok`/`failed`/`timeout` only by its tune's
+///   end, or `superseded` when the target moves. A failed target shows an
+///   error card and is retried with backoff while it stays the target;
+///   flipping on keeps working.
+/// - Timers that fell due before `now` fire first, in time order, as of their
+///   due time, so a late tick gives the same result as a punctual one.
+public struct Tuner: Sendable {
+    public let settings: TunerSettings
+    /// The lineup's channel numbers, in flipping order.
+    public let channels: [Int]
+
+    private(set) var target: Int
+    private var targetReason: TuneReason = .start
+    /// When the viewer asked for the target (for zap times).
+    private var askedAt: Int?
+    /// The channel on screen, and the one on screen before it.
+    private var tuned: Int?
+    private var previousTuned: Int?
+
+    private struct ActiveTune: Sendable {
+        var serial: Int
+        var channel: Int
+        var deadline: Int
+    }
+    private var active: ActiveTune?
+    private var nextSerial = 1
+    /// The channel whose loading card is up.
+    private var interstitial: Int?
+
+    /// A held key moved the target: tune at this time or at release.
+    private var settleAt: Int?
+    /// The target's failure: why, and when the next attempt starts.
+    private var failure: (reason: String, retryAt: Int)?
+    private var attempts = 0
+
+    private var digits = ""
+    private var entryDeadline: Int?
+    /// A typed number that is not in the lineup, shown until `until`.
+    private var missing: (number: Int, until: Int)?
+    private var banner: TunerBanner?
+
+    /// A tuner showing nothing yet; its first `handle` (any input, `.tick`
+    /// included) starts the tune of `start` (or of the first channel, if `start`
+    /// is not in the lineup). Repeated numbers in `channels` keep their first place.
+    public init(channels: [Int], start: Int, settings: TunerSettings = .init()) {
+        precondition(!channels.isEmpty, "a tuner needs at least one channel")
+        var seen = Set<Int>()
+        self.channels = channels.filter { seen.insert($0).inserted }
+        self.settings = settings
+        self.target = channels.contains(start) ? start : channels[0]
+    }
+
+    /// What the screen shows now.
+    public var view: TunerView {
+        var card: TunerCard?
+        if let missing {
+            card = TunerCard(channel: missing.number, state: .error(reason: "No channel \(missing.number)", retryAt: nil))
+        } else if interstitial != nil {
+            card = TunerCard(channel: target, state: .loading)
+        } else if let failure {
+            card = TunerCard(channel: target, state: .error(reason: failure.reason, retryAt: failure.retryAt))
+        }
+        return TunerView(target: target, card: card, digits: digits.isEmpty ? nil : digits, banner: banner, tuned: tuned)
+    }
+
+    /// When to deliver `.tick` next; `Int.min` (at once) before the first tune
+    /// has started; nil when nothing is waiting on time.
+    public var nextDeadline: Int? {
+        if wantsTune && settleAt == nil { return .min }
+        return [active?.deadline, settleAt, failure?.retryAt, entryDeadline, missing?.until, banner?.until]
+            .compactMap { $0 }.min()
+    }
+
+    /// Applies `input` at time `now` and returns what the player must do, in order.
+    public mutating func handle(_ input: TunerInput, now: Int) -> [TunerEffect] {
+        var out: [TunerEffect] = []
+        fireTimers(upTo: now, &out)
+        apply(input, now: now, &out)
+        tuneIfWanted(now: now, &out)
+        return out
+    }
+
+    // MARK: - Inputs
+
+    private mutating func apply(_ input: TunerInput, now: Int, _ out: inout [TunerEffect]) {
+        switch input {
+        case .tick, .tuneSucceeded, .tuneFailed: break
+        default: missing = nil
+        }
+        switch input {
+        case .flip(let delta, let held):
+            digits = ""; entryDeadline = nil
+            let index = channels.firstIndex(of: target) ?? 0
+            let count = channels.count
+            let next = channels[((index + delta) % count + count) % count]
+            moveTarget(to: next, reason: delta < 0 ? .previous : .next, now: now, &out)
+            settleAt = held ? now + settings.settleDelay : nil
+        case .tick:
+            break
+        case .released:
+            settleAt = nil
+        case .digit(let digit):
+            guard (0...9).contains(digit) else { return }
+            digits += String(digit)
+            entryDeadline = now + settings.entryTimeout
+            let longer = channels.contains { String($0).count > digits.count && String($0).hasPrefix(digits) }
+            if !longer || digits.count >= settings.maxDigits { commitEntry(now: now, &out) }
+        case .ok:
+            if !digits.isEmpty { commitEntry(now: now, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
+        case .lastChannel:
+            digits = ""; entryDeadline = nil
+            let recall = tuned != target ? tuned : previousTuned
+            guard let recall, channels.contains(recall) else { return }
+            moveTarget(to: recall, reason: .last, now: now, &out)
+            settleAt = nil
+        case .retry:
+            if failure != nil { retryNow(now: now, &out) }
+        case .info:
+            showBanner(now: now)
+        case .tuneSucceeded(let serial):
+            guard let tune = active, tune.serial == serial else { return }
+            active = nil
+            out.append(.presented(channel: tune.channel, serial: serial, zapMilliseconds: now - (askedAt ?? now)))
+            dismissInterstitial(.ok, &out)
+            if tuned != tune.channel { previousTuned = tuned; tuned = tune.channel }
+            attempts = 0
+            banner = TunerBanner(channel: tune.channel, until: now + settings.bannerDuration)
+        case .tuneFailed(let serial, let reason):
+            guard let tune = active, tune.serial == serial else { return }
+            fail(tune, reason: reason, result: .failed, now: now, &out)
+        }
+    }
+
+    private mutating func commitEntry(now: Int, _ out: inout [TunerEffect]) {
+        let typed = digits
+        digits = ""; entryDeadline = nil
+        guard let number = Int(typed) else { return }
+        if channels.contains(number) {
+            moveTarget(to: number, reason: .number, now: now, &out)
+            settleAt = nil
+        } else {
+            missing = (number, now + settings.bannerDuration)
+        }
+    }
+
+    private mutating func showBanner(now: Int) {
+        if let tuned, interstitial == nil, failure == nil {
+            banner = TunerBanner(channel: tuned, until: now + settings.bannerDuration)
+        }
+    }
+
+    // MARK: - The target and its tune
+
+    /// The tuner wants a tune of the target started (when not held).
+    private var wantsTune: Bool {
+        active == nil && failure == nil && target != tuned
+    }
+
+    private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, _ out: inout [TunerEffect]) {
+        if channel == target {
+            // Asking again for a failed target retries it; otherwise nothing changes.
+            if failure != nil { retryNow(now: now, &out); targetReason = reason }
+            return
+        }
+        if let tune = active {
+            out.append(.cancelTune(serial: tune.serial))
+            active = nil
+        }
+        dismissInterstitial(.superseded, &out)
+        failure = nil
+        attempts = 0
+        banner = nil
+        target = channel
+        targetReason = reason
+        askedAt = now
+        if target != tuned {
+            interstitial = target
+            out.append(.interstitialShown(channel: target))
+        }
+    }
+
+    private mutating func tuneIfWanted(now: Int, _ out: inout [TunerEffect]) {
+        guard wantsTune, settleAt == nil else { return }
+        let serial = nextSerial
+        nextSerial += 1
+        if askedAt == nil { askedAt = now }
+        active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog)
+        if interstitial == nil {
+            interstitial = target
+            out.append(.interstitialShown(channel: target))
+        }
+        out.append(.startTune(channel: target, serial: serial, reason: targetReason))
+    }
+
+    private mutating func fail(_ tune: ActiveTune, reason: String, result: InterstitialResult, now: Int,
+                               _ out: inout [TunerEffect]) {
+        active = nil
+        out.append(.loadFailed(channel: tune.channel, serial: tune.serial, reason: reason))
+        dismissInterstitial(result, &out)
+        attempts += 1
+        failure = (reason, now + settings.retryDelay(attempt: attempts))
+    }
+
+    /// Clears the target's failure so that it is tuned again; its loading card
+    /// comes back at once.
+    private mutating func retryNow(now: Int, _ out: inout [TunerEffect]) {
+        failure = nil
+        targetReason = .retry
+        askedAt = now
+        if interstitial == nil && target != tuned {
+            interstitial = target
+            out.append(.interstitialShown(channel: target))
+        }
+    }
+
+    private mutating func dismissInterstitial(_ result: InterstitialResult, _ out: inout [TunerEffect]) {
+        guard let channel = interstitial else { return }
+        interstitial = nil
+        out.append(.interstitialDismissed(channel: channel, result: result))
+    }
+
+    // MARK: - Time
+
+    /// Fires every timer due at or before `now`, earliest first, each as of its
+    /// due time.
+    private mutating func fireTimers(upTo now: Int, _ out: inout [TunerEffect]) {
+        tuneIfWanted(now: now, &out)
+        while let due = nextDeadline, due <= now {
+            if let at = entryDeadline, at <= due { commitEntry(now: at, &out) }
+            if let at = settleAt, at <= due { settleAt = nil }
+            if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
+            if let tune = active, tune.deadline <= due {
+                fail(tune, reason: "No picture after \(settings.watchdog / 1000) s", result: .timeout, now: due, &out)
+            }
+            if let at = missing?.until, at <= due { missing = nil }
+            if let at = banner?.until, at <= due { banner = nil }
+            tuneIfWanted(now: due, &out)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/// The words a `Tuner` hears, says and shows (DESIGN §4). Times are
+/// milliseconds on one monotonic clock (the event log's `t_ms`).
+
+/// Why a tune was started; the `reason` of the `tune` event.
+public enum TuneReason: String, Sendable, Equatable {
+    case start, next, previous, number, last, retry
+}
+
+/// How an interstitial card ended; the `result` of `interstitial-dismissed`.
+public enum InterstitialResult: String, Sendable, Equatable {
+    /// The target's first frame was presented.
+    case ok
+    /// The engine reported a failure; an error card follows.
+    case failed
+    /// The watchdog gave up waiting for a first frame; an error card follows.
+    case timeout
+    /// The viewer moved on before the tune completed.
+    case superseded
+}
+
+/// Something that happened to the tuner: a viewer's action, news from the
+/// media engine, or the passing of time.
+public enum TunerInput: Sendable, Equatable {
+    /// Move the target by `delta` channels, wrapping at the ends of the lineup.
+    /// `held` marks a key-repeat flip: the target moves but the tune waits for
+    /// `.released` or for the target to stay put for `settleDelay`.
+    case flip(delta: Int, held: Bool)
+    /// The held key was let go: tune the target now.
+    case released
+    /// A digit 0…9 of number entry (others are ignored).
+    case digit(Int)
+    /// Commits number entry at once; without entry, retries a failed target,
+    /// otherwise shows the banner.
+    case ok
+    /// Last-channel recall: back to the channel on screen while another loads,
+    /// otherwise to the channel watched before the current one.
+    case lastChannel
+    /// Retry a failed target now instead of at its retry time.
+    case retry
+    /// Show the banner of the channel on screen.
+    case info
+    /// The first frame of tune `serial` was presented.
+    case tuneSucceeded(serial: Int)
+    /// Tune `serial` failed, with a reason a person can read.
+    case tuneFailed(serial: Int, reason: String)
+    /// Time passed; deliver at `Tuner.nextDeadline`.
+    case tick
+}
+
+/// What the player must do, in order.
+public enum TunerEffect: Sendable, Equatable {
+    /// Open a session for `channel`, tagged `serial`; log a `tune` event.
+    case startTune(channel: Int, serial: Int, reason: TuneReason)
+    /// Drop the session `serial`: its completion will be ignored.
+    case cancelTune(serial: Int)
+    /// Tune `serial` completed: its first frame is on screen, `zapMilliseconds`
+    /// after the press (or retry) that asked for it. Log `first-frame`.
+    case presented(channel: Int, serial: Int, zapMilliseconds: Int)
+    /// Tune `serial` completed with a failure (from the engine, or the watchdog's
+    /// timeout). Drop the session if it still runs; log `load-failed`.
+    case loadFailed(channel: Int, serial: Int, reason: String)
+    /// The loading card for `channel` appeared.
+    case interstitialShown(channel: Int)
+    /// The loading card for `channel` went away.
+    case interstitialDismissed(channel: Int, result: InterstitialResult)
+}
+
+/// The card over the video: the target while it loads, or why it failed.
+public struct TunerCard: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        case loading
+        /// `retryAt` is when the next attempt starts on its own (nil: never,
+        /// as for a number that is not in the lineup).
+        case error(reason: String, retryAt: Int?)
+    }
+
+    public var channel: Int
+    public var state: State
+
+    public init(channel: Int, state: State) {
+        self.channel = channel
+        self.state = state
+    }
+}
+
+/// The channel banner (number, name, now/next) shown after a tune or on Info.
+public struct TunerBanner: Sendable, Equatable {
+    public var channel: Int
+    /// When it goes away.
+    public var until: Int
+
+    public init(channel: Int, until: Int) {
+        self.channel = channel
+        self.until = until
+    }
+}
+
+/// Everything the screen shows of the tuner; draw it after every `handle`.
+public struct TunerView: Sendable, Equatable {
+    /// The channel the viewer asked for last.
+    public var target: Int
+    /// The card over the video, if any.
+    public var card: TunerCard?
+    /// Digits typed so far in number entry, if any.
+    public var digits: String?
+    public var banner: TunerBanner?
+    /// The channel whose picture is on screen (for the logo bug); nil before
+    /// the first tune completes.
+    public var tuned: Int?
+}
+
+/// The tuner's timings, in milliseconds.
+public struct TunerSettings: Sendable, Equatable {
+    /// A tune without a first frame for this long has failed.
+    public var watchdog = 10_000
+    /// A held key's target is tuned once it has stayed put this long.
+    public var settleDelay = 300
+    /// Number entry commits this long after the last digit.
+    public var entryTimeout = 1_500
+    /// Number entry commits at once at this many digits.
+    public var maxDigits = 4
+    /// The first retry of a failed channel; each next one waits twice as long…
+    public var retryBase = 2_000
+    /// …but never longer than this.
+    public var retryCap = 30_000
+    /// How long the banner and the "No channel N" card stay.
+    public var bannerDuration = 4_000
+
+    public init() {}
+
+    /// The wait before retry number `attempt` (1-based): 2 s, 4 s, 8 s … capped.
+    public func retryDelay(attempt: Int) -> Int {
+        var delay = retryBase
+        for _ in 1..<max(attempt, 1) where delay < retryCap { delay *= 2 }
+        return min(delay, retryCap)
+    }
+}
