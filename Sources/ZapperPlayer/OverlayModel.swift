@@ -20,15 +20,18 @@ struct OverlayModel {
             }
             return InterstitialCard(channel: identity(card.channel), status: status)
         }
-        let wantedBanner = view.banner.map { ChannelBanner(channel: identity($0.channel)) }
-        let wantedBug = view.card == nil && view.banner == nil ? view.tuned.map(identity) : nil
+        // One thing at a time in the lower third: the banner waits for the card to be gone.
+        var layers: [OverlayLayer] = []
+        let shownCard = card.update(wantedCard, now: now)
+        let wantedBanner = shownCard == nil ? view.banner.map { ChannelBanner(channel: identity($0.channel)) } : nil
+        let shownBanner = banner.update(wantedBanner, now: now)
+        let wantedBug = shownCard == nil && shownBanner == nil ? view.tuned.map(identity) : nil
         let wantedDigits = view.digits.map { typed in
             DigitEntry(digits: typed.compactMap { $0.wholeNumberValue }, slots: max(3, typed.count))
         }
-        var layers: [OverlayLayer] = []
         if let (content, appearance) = bug.update(wantedBug, now: now) { layers.append(.logoBug(content, appearance: appearance)) }
-        if let (content, appearance) = banner.update(wantedBanner, now: now) { layers.append(.banner(content, appearance: appearance)) }
-        if let (content, appearance) = card.update(wantedCard, now: now) { layers.append(.interstitial(content, appearance: appearance)) }
+        if let (content, appearance) = shownBanner { layers.append(.banner(content, appearance: appearance)) }
+        if let (content, appearance) = shownCard { layers.append(.interstitial(content, appearance: appearance)) }
         if let (content, appearance) = digits.update(wantedDigits, now: now) { layers.append(.digits(content, appearance: appearance)) }
         return layers
     }

@@ -86,8 +86,8 @@ public final class Player {
         }
     }
 
-    /// A key from an input device (any thread).
-    public func receive(_ key: KeyEvent) { inbox.post(.key(key)) }
+    /// Where input devices send keys (from any thread).
+    public var keySink: @Sendable (KeyEvent) -> Void { { [inbox] in inbox.post(.key($0)) } }
 
     /// Runs until the script quits (exit code 0), a script step fails (1), or forever without a script.
     public func run() -> Int32 {

@@ -17,6 +17,14 @@ final class Screen {
         self.output = output
         video = XRGBImage(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
+        // Fonts, glyphs and panel shadows are made on first use: make them now,
+        // not on the first key press.
+        let sample = ChannelIdentity(number: 0, name: "Zapper")
+        overlay.render([.logoBug(sample, appearance: 1), .banner(ChannelBanner(channel: sample), appearance: 1),
+                        .interstitial(InterstitialCard(channel: sample, status: .loading(spinnerPhase: 0)), appearance: 1),
+                        .interstitial(InterstitialCard(channel: sample, status: .failed(reason: "-", retryInSeconds: 1)), appearance: 0.5),
+                        .digits(DigitEntry(digits: [1]), appearance: 1)])
+        overlay.render([])
     }
 
     /// Puts a decoded picture on screen at the next `compose`.

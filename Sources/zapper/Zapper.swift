@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ZapperCore
 import ZapperDisplay
+import ZapperInput
 import ZapperPlayer
 
 /// zapper: the live TV appliance. Wiring only: the rules live in ZapperCore,
@@ -85,7 +86,7 @@ struct Zapper: ParsableCommand {
         say("\(parsed.channels.count) channels from \(lineup)")
         let player = try Player(lineup: parsed.channels, start: channel ?? first.number, output: output, options: options)
         Player.stopOnSignals()
-        let input = try? InputSource(log: { say($0) }) { key in player.receive(key) }
+        let input = try? InputSource(log: { say($0) }, onKey: player.keySink)
         let code = player.run()
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
