@@ -16,14 +16,18 @@ public final class HLSLiveSession: Sendable {
     private let fetcher: HTTPFetcher
     private let bufferedSeconds: @Sendable () -> Double
     private let report: @Sendable (HLSEvent) -> Void
+    /// The highest variant index allowed now (a warm neighbour stays at the lowest); nil: any.
+    private let variantCap: @Sendable () -> Int?
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     /// The segments, in order; finishes when the session ends.
     public let segments: AsyncStream<HLSSegmentDelivery>
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
+                variantCap: @escaping @Sendable () -> Int? = { nil },
                 events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.variantCap = variantCap
         self.fetcher = fetcher
         self.bufferedSeconds = bufferedSeconds
         report = events
@@ -127,7 +131,8 @@ public final class HLSLiveSession: Sendable {
                 if Task.isCancelled { return }
                 // Variant changes happen at segment boundaries.
                 if !variants.isEmpty {
-                    let next = chooser.next(current: current, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    var next = chooser.next(current: current, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    if let cap = variantCap() { next = min(next, max(cap, 0)) }
                     if next != current {
                         let reason = variants[next].bandwidth > variants[current].bandwidth
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"

@@ -9,10 +9,14 @@ import ZapperMedia
 /// Bounded queues pace decoding; `stop` cancels everything without waiting.
 public final class ChannelPlayback: @unchecked Sendable {
     public let channel: LineupChannel
-    public let serial: Int
+    /// The tune this playback serves; nil while it is a warm neighbour.
+    private let tag: TuneTag
+    public var serial: Int { tag.serial ?? 0 }
+    public var isWarm: Bool { tag.serial == nil }
     private let session: HLSLiveSession
     private let parametersCache: ParametersCache
     private let report: @Sendable (String, [(String, EventValue)]) -> Void
+    public typealias Report = @Sendable (_ event: String, _ fields: [(String, EventValue)], _ serial: Int) -> Void
 
     private let condition = NSCondition()
     private var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
@@ -35,20 +39,26 @@ public final class ChannelPlayback: @unchecked Sendable {
     static let maxAudioSeconds = 1.0
     static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil
 
-    public init(channel: LineupChannel, serial: Int, sampleRate: Int, parametersCache: ParametersCache,
-                report: @escaping @Sendable (String, [(String, EventValue)]) -> Void) {
+    /// A playback for tune `serial`, or (serial nil) a warm neighbour: its session
+    /// follows the live edge at the lowest variant keeping only the newest
+    /// segment, nothing is decoded and nothing reported until `promote`.
+    public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
+                report: @escaping Report) {
         self.channel = channel
-        self.serial = serial
+        let tag = TuneTag(serial: serial)
+        self.tag = tag
         self.sampleRate = sampleRate
         self.parametersCache = parametersCache
         let buffered = SharedDouble(10)
         let failures = self.failures
         let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
+            guard let serial = tag.serial else { return }
             if name == "load-failed" { failures.failed() }
-            report(name, fields)
+            report(name, fields, serial)
         }
         self.report = report
-        session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value }) { event in
+        session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value },
+                                 variantCap: { tag.serial == nil ? 0 : nil }) { event in
             switch event {
             case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
@@ -74,7 +84,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             }
         }
         let thread = Thread { [weak self] in self?.decodeLoop() }
-        thread.name = "zapper-decode-\(serial)"
+        thread.name = "zapper-decode-\(channel.number)"
         thread.start()
     }
 
@@ -85,8 +95,22 @@ public final class ChannelPlayback: @unchecked Sendable {
             delivery.bytes.cancel()
             return
         }
+        if isWarm {
+            // A warm neighbour keeps only the newest segment.
+            for waiting in deliveries { waiting.delivery.bytes.cancel() }
+            deliveries.removeAll()
+        }
         deliveries.append((delivery, failures.arrived()))
         condition.broadcast()
+    }
+
+    /// A warm neighbour becomes tune `serial`: decoding starts at its newest segment.
+    public func promote(serial: Int) {
+        if Self.debugTimeline { FileHandle.standardError.write(Data("timeline: promote at \(DispatchTime.now().uptimeNanoseconds / 1_000_000)\n".utf8)) }
+        condition.lock()
+        tag.promote(to: serial)
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Cancels fetching and wakes the decode thread; returns at once. With
@@ -160,7 +184,7 @@ public final class ChannelPlayback: @unchecked Sendable {
     private func nextDelivery() -> (delivery: HLSSegmentDelivery, index: Int)? {
         condition.lock()
         defer { condition.unlock() }
-        while deliveries.isEmpty && !stopped { condition.wait() }
+        while (deliveries.isEmpty || isWarm) && !stopped { condition.wait() }
         guard !stopped else { return nil }
         let next = deliveries.removeFirst()
         current = next.delivery.bytes
@@ -176,6 +200,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         while let (delivery, segment) = nextDelivery() {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence
+            if Self.debugTimeline { FileHandle.standardError.write(Data("timeline: delivery \(delivery.sequence) taken at \(DispatchTime.now().uptimeNanoseconds / 1_000_000) bytes \(delivery.bytes.appendedCount)\n".utf8)) }
             let demuxer: Demuxer
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number))
@@ -300,6 +325,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
         guard !stopped else { return false }
         pictures.append(Picture(time: time, frame: frame, segment: segment))
+        if Self.debugTimeline && pictures.count == 1 { FileHandle.standardError.write(Data("timeline: picture queued at \(DispatchTime.now().uptimeNanoseconds / 1_000_000)\n".utf8)) }
         return true
     }
 
@@ -319,6 +345,15 @@ public final class ChannelPlayback: @unchecked Sendable {
         samples += converted
         return true
     }
+}
+
+/// Which tune a playback serves: none (nil) while it is a warm neighbour.
+final class TuneTag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+    init(serial: Int?) { value = serial }
+    var serial: Int? { lock.withLock { value } }
+    func promote(to serial: Int) { lock.withLock { value = serial } }
 }
 
 /// A decoded picture waiting for its time on the timeline; `segment` counts

@@ -4,6 +4,8 @@ import ZapperCore
 /// The tuner's effects carried out, and each tick's picture.
 extension Player {
     func apply(_ effects: [TunerEffect]) {
+        var presented: Int?
+        defer { if let presented { rewarm(around: presented) } }
         for effect in effects {
             switch effect {
             case let .startTune(number, serial, reason):
@@ -14,6 +16,7 @@ extension Player {
             case let .presented(number, _, zap):
                 log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
                 Self.say("first frame of \(number) in \(zap) ms")
+                presented = number
             case let .loadFailed(number, serial, reason):
                 // The engine's own failures are in the log already; the watchdog's is not.
                 let reported = playback?.serial == serial && playback?.failures.isFailing == true
@@ -30,23 +33,51 @@ extension Player {
 
     /// The old channel stops at once (its sound fading); its last picture stays
     /// on screen until the new channel's first one replaces it.
+    /// A warm neighbour is promoted; any other channel starts cold.
     private func startTune(_ channel: LineupChannel, serial: Int, reason: TuneReason) {
         stopPlayback()
-        log.emit("tune", [("channel", .int(channel.number)), ("reason", .string(reason.rawValue))])
-        Self.say("tuning \(channel.number) \(channel.name)")
+        let warmed = warm.removeValue(forKey: channel.number)
+        log.emit("tune", [("channel", .int(channel.number)), ("reason", .string(reason.rawValue)), ("warm", .bool(warmed != nil))])
+        Self.say("tuning \(channel.number) \(channel.name)\(warmed != nil ? " (warm)" : "")")
+        if let warmed {
+            warmed.promote(serial: serial)
+            playback = warmed
+        } else {
+            let playback = makePlayback(channel, serial: serial)
+            self.playback = playback
+            playback.start()
+        }
+        awaitingFirstPicture = true
+    }
+
+    private func makePlayback(_ channel: LineupChannel, serial: Int?) -> ChannelPlayback {
         let log = self.log
         let inbox = self.newsPoster
-        let playback = ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate,
-                                       parametersCache: parametersCache) { name, fields in
+        return ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate,
+                               parametersCache: parametersCache) { name, fields, serial in
             log.emit(name, fields)
             if name == "load-failed", case .string(let error)? = fields.first(where: { $0.0 == "error" })?.1 {
                 inbox(.failed(serial: serial, reason: error))
                 Self.say("channel \(channel.number): \(error)")
             }
         }
-        self.playback = playback
-        awaitingFirstPicture = true
-        playback.start()
+    }
+
+    /// Keeps the channels next to `number` warm (DESIGN §4), and only those.
+    func rewarm(around number: Int) {
+        guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return }
+        let count = tuner.channels.count
+        let wanted = Set([tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]]).subtracting([number])
+        for (neighbour, playback) in warm where !wanted.contains(neighbour) {
+            playback.stop()
+            warm[neighbour] = nil
+        }
+        for neighbour in wanted where warm[neighbour] == nil {
+            guard let channel = channels[neighbour] else { continue }
+            let playback = makePlayback(channel, serial: nil)
+            warm[neighbour] = playback
+            playback.start()
+        }
     }
 
     func stopPlayback() {

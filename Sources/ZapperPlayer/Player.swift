@@ -19,6 +19,8 @@ public final class Player {
         /// the audio clock at that moment, and its mean brightness).
         public var traceFrames = false
         public var tuner = TunerSettings()
+        /// Keep the next and previous channels ready for an instant flip.
+        public var warmNeighbours = true
         public init() {}
     }
 
@@ -44,6 +46,8 @@ public final class Player {
 
     /// The channel loading or playing, and whether its first picture is still to come.
     var playback: ChannelPlayback?
+    /// The warm neighbours, by channel number.
+    var warm: [Int: ChannelPlayback] = [:]
     var awaitingFirstPicture = false
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
@@ -129,6 +133,8 @@ public final class Player {
     }
 
     private func stopAll() {
+        for neighbour in warm.values { neighbour.stop() }
+        warm.removeAll()
         playback?.stop()
         audio.end()
     }
@@ -138,7 +144,7 @@ public final class Player {
         case .key(let event):
             for action in keys.handle(event, now: now, log: log) { perform(action, now: now) }
         case .failed(let serial, let reason):
-            apply(tuner.handle(.tuneFailed(serial: serial, reason: reason), now: now))
+            apply(tuner.handle(.tuneFailed(serial: serial, reason: FailureWords.describe(reason)), now: now))
         }
     }
 

@@ -21,9 +21,13 @@ struct ZapperPlaybackTests {
         return try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
     }
 
-    /// (red, green, blue) medians of a PNG.
-    func medianColour(_ path: String) throws -> (Int, Int, Int) {
-        let raw = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+    /// (red, green, blue) medians of a PNG, or of a rectangle of it.
+    func medianColour(_ path: String, crop: Rect? = nil) throws -> (Int, Int, Int) {
+        var arguments = ["-v", "error", "-nostdin", "-i", path]
+        if let crop = crop?.integral {
+            arguments += ["-vf", "crop=\(Int(crop.width)):\(Int(crop.height)):\(Int(crop.x)):\(Int(crop.y))"]
+        }
+        let raw = try Tool.run("ffmpeg", arguments + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
         let bytes = [UInt8](raw.stdout)
         func median(_ offset: Int) -> Int {
@@ -31,6 +35,13 @@ struct ZapperPlaybackTests {
             return values[values.count / 2]
         }
         return (median(0), median(1), median(2))
+    }
+
+    /// Whether a snapshot's median colour is a channel's (the picture behind no overlay).
+    func showsChannel(_ path: String, _ number: Int) throws -> Bool {
+        let expected = try #require(try Repo.catalog().channel(number: number)?.rgb)
+        let seen = try medianColour(path)
+        return abs(seen.0 - Int(expected.red)) + abs(seen.1 - Int(expected.green)) + abs(seen.2 - Int(expected.blue)) < 45
     }
 
     @Test(arguments: [1, 3])

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+
+/// Channel flipping end to end on the offscreen display (issue 4): the card
+/// comes at the press, stays until the new channel's first frame is on
+/// screen (or the tune fails), and the old picture stays under it meanwhile.
+extension ZapperPlaybackTests {
+    /// Names of the events, with the channel where there is one: "tune 3".
+    func timeline(_ run: Run) -> [String] {
+        run.events.compactMap { event in
+            guard let name = event["event"] as? String, name != "frame" else { return nil }
+            return (event["channel"] as? Int).map { "\(name) \($0)" } ?? name
+        }
+    }
+
+    /// The card's panel at 1280x720 (the lower third of the safe area).
+    var cardPanel: Rect { OverlayLayout(width: 1280, height: 720).card().panel.insetBy(dx: 40, dy: 40) }
+
+    func isDark(_ colour: (Int, Int, Int)) -> Bool { max(colour.0, colour.1, colour.2) < 90 }
+
+    @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() throws {
+        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            press KEY_CHANNELUP
+            wait-event interstitial-dismissed 15000
+            wait 600
+            snapshot $DIR/after.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = timeline(run)
+        let press = try #require(events.firstIndex(of: "key"))
+        let order = ["interstitial-shown 3", "tune 3", "first-frame 3", "interstitial-dismissed 3"].map { events[press...].firstIndex(of: $0) }
+        #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted(), "\(events)")
+        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "ok")
+        #expect(run.named("tune").last?["reason"] as? String == "next")
+        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(try showsChannel(path, 3))
+        #expect(!isDark(try medianColour(path, crop: cardPanel)), "the card is gone")
+    }
+
+    @Test func aSlowChannelKeepsTheCardUpOverTheOldPictureUntilItsFirstFrame() throws {
+        let origin = try OriginProcess(arguments: ["--fault", "3:delay=3000"])
+        defer { origin.stop() }
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let run = try runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            press KEY_CHANNELUP
+            wait 1500
+            snapshot $DIR/loading.png
+            wait-event interstitial-dismissed 30000
+            wait 600
+            snapshot $DIR/after.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try #require(run.named("interstitial-shown").last?["t_ms"] as? Int)
+        let dismissed = try #require(run.named("interstitial-dismissed").last)
+        let firstFrame = try #require(run.named("first-frame").last)
+        #expect(dismissed["result"] as? String == "ok")
+        #expect(firstFrame["channel"] as? Int == 3)
+        #expect((dismissed["t_ms"] as? Int ?? 0) - shown >= 3000, "the card stayed up while the channel loaded")
+        #expect((dismissed["t_ms"] as? Int ?? 0) >= (firstFrame["t_ms"] as? Int ?? .max))
+        let snapshots = run.named("snapshot").compactMap { $0["path"] as? String }
+        try #require(snapshots.count == 2)
+        #expect(try showsChannel(snapshots[0], 2), "the old picture stays under the card: never black")
+        #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the card is up while loading")
+        #expect(try showsChannel(snapshots[1], 3))
+        #expect(!isDark(try medianColour(snapshots[1], crop: cardPanel)))
+    }
+
+    @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() throws {
+        let origin = try OriginProcess.shared.get()
+        let lineup = """
+            #EXTM3U
+            #EXTINF:-1 tvg-chno="2",Green Two
+            http://127.0.0.1:\(origin.port)/ch/2/master.m3u8
+            #EXTINF:-1 tvg-chno="5",Nowhere
+            http://127.0.0.1:9/ch/5/master.m3u8
+            #EXTINF:-1 tvg-chno="6",Cyan Cinema
+            http://127.0.0.1:\(origin.port)/ch/6/master.m3u8
+            """
+        let run = try runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 500
+            press KEY_CHANNELUP
+            wait-event interstitial-dismissed 15000
+            wait 400
+            snapshot $DIR/error.png
+            press KEY_CHANNELUP
+            wait-event first-frame 15000
+            wait 600
+            snapshot $DIR/after.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = timeline(run)
+        #expect(events.contains("load-failed 5"))
+        let failed = run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 }
+        #expect(failed?["result"] as? String == "failed")
+        let snapshots = run.named("snapshot").compactMap { $0["path"] as? String }
+        try #require(snapshots.count == 2)
+        #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
+        #expect(try showsChannel(snapshots[0], 2), "over the last picture")
+        #expect(events.contains("first-frame 6"))
+        #expect(try showsChannel(snapshots[1], 6))
+    }
+}
