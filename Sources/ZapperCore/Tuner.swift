@@ -50,6 +50,8 @@ public struct Tuner: Sendable {
     /// A typed number that is not in the lineup, shown until `until`.
     private var missing: (number: Int, until: Int)?
     private var banner: TunerBanner?
+    /// `handle` has been called: the first tune has started.
+    private var begun = false
 
     /// A tuner showing nothing yet; its first `handle` (any input, `.tick`
     /// included) starts the tune of `start` (or of the first channel, if `start`
@@ -78,14 +80,19 @@ public struct Tuner: Sendable {
     /// When to deliver `.tick` next; `Int.min` (at once) before the first tune
     /// has started; nil when nothing is waiting on time.
     public var nextDeadline: Int? {
-        if wantsTune && settleAt == nil { return .min }
-        return [active?.deadline, settleAt, failure?.retryAt, entryDeadline, missing?.until, banner?.until]
+        begun ? timerDeadline : .min
+    }
+
+    /// The earliest timer.
+    private var timerDeadline: Int? {
+        [active?.deadline, settleAt, failure?.retryAt, entryDeadline, missing?.until, banner?.until]
             .compactMap { $0 }.min()
     }
 
     /// Applies `input` at time `now` and returns what the player must do, in order.
     public mutating func handle(_ input: TunerInput, now: Int) -> [TunerEffect] {
         var out: [TunerEffect] = []
+        begun = true
         fireTimers(upTo: now, &out)
         apply(input, now: now, &out)
         tuneIfWanted(now: now, &out)
@@ -237,7 +244,7 @@ public struct Tuner: Sendable {
     /// due time.
     private mutating func fireTimers(upTo now: Int, _ out: inout [TunerEffect]) {
         tuneIfWanted(now: now, &out)
-        while let due = nextDeadline, due <= now {
+        while let due = timerDeadline, due <= now {
             if let at = entryDeadline, at <= due { commitEntry(now: at, &out) }
             if let at = settleAt, at <= due { settleAt = nil }
             if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
