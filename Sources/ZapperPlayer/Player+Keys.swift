@@ -13,7 +13,7 @@ extension Player {
         }
     }
 
-    private func flipDelta(_ action: KeyAction) -> Int? {
+    private func flipDelta(_ action: Action) -> Int? {
         switch action {
         case .right, .channelUp: 1
         case .left, .channelDown: -1
@@ -21,7 +21,7 @@ extension Player {
         }
     }
 
-    private func press(_ action: KeyAction, now: Int, held: Bool) {
+    private func press(_ action: Action, now: Int, held: Bool) {
         if let delta = flipDelta(action) {
             apply(tuner.handle(.flip(delta: delta, held: held), now: now))
             return
