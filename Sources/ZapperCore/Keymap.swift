@@ -114,6 +114,12 @@ public struct Keymap: Sendable, Equatable {
         return keymap
     }
 
+    /// The keymap of a file as the player uses it: `defaults` with the file's
+    /// bindings laid over them (`Keymap.defaults.merging(parse(text))`).
+    public static func load(_ text: String, source: String) throws(InputProblem) -> Keymap {
+        defaults.merging(try parse(text, source: source))
+    }
+
     /// Bindings for keyboards, IR remotes, HDMI-CEC remotes, gamepads and touch.
     public static let defaults = Keymap(Dictionary(defaultGroups.flatMap(\.bindings), uniquingKeysWith: { first, _ in first }))
 

@@ -99,7 +99,9 @@ public struct TunerBanner: Sendable, Equatable {
 public struct TunerView: Sendable, Equatable {
     /// The channel the viewer asked for last.
     public var target: Int
-    /// The card over the video, if any.
+    /// The card over the video, if any: the target's loading or error card, or
+    /// for a few seconds after a typed number that is not in the lineup, an
+    /// error card "No channel N" for that number (the target does not move).
     public var card: TunerCard?
     /// Digits typed so far in number entry, if any.
     public var digits: String?

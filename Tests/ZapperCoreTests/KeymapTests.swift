@@ -49,6 +49,8 @@ import Testing
         #expect(keymap["BTN_TRIGGER_HAPPY1"] == .lastChannel)
         #expect(keymap["KEY_DOWN"] == .down)
         #expect(keymap.bindings.count == Keymap.defaults.bindings.count + 1)
+        #expect(try Keymap.load("KEY_RED panel\nKEY_UP channel-up\nKEY_BACKSPACE none\nBTN_TRIGGER_HAPPY1 last-channel",
+                                source: "my.keymap") == keymap)
     }
 
     @Test(arguments: [
