@@ -1,8 +1,10 @@
 import Foundation
+import Synchronization
 import ZapperCore
 import ZapperDisplay
 
 // kms-check [--drm-device PATH] [--connector NAME] [--mode WxH[@Hz]] [--frames N] [--hold SECONDS]
+//           [--vt-switch yes]
 // Opens the KMS display the way zapper does, flips N frames of a test picture
 // (colour bars and a moving white bar), reports the flip intervals, shows a final
 // still frame for --hold seconds (for a screendump), then hands the screen back.
@@ -20,6 +22,10 @@ func fail(_ message: String) -> Never {
 var options = KMSDisplay.Options()
 var frames = 120
 var hold = 0.0
+var vtSwitch = false
+/// Set by the VT release/acquire signals, acted on by the main loop.
+let releaseRequested = Atomic<Bool>(false)
+let acquireRequested = Atomic<Bool>(false)
 var arguments = CommandLine.arguments.dropFirst()
 while let name = arguments.popFirst() {
     guard let value = arguments.popFirst() else { fail("\(name) needs a value") }
@@ -30,6 +36,7 @@ while let name = arguments.popFirst() {
         do { options.mode = try ModeRequest.parse(value) } catch { fail("\(error)") }
     case "--frames": frames = Int(value) ?? frames
     case "--hold": hold = Double(value) ?? hold
+    case "--vt-switch": vtSwitch = value == "yes"
     default: fail("unknown option \(name)")
     }
 }
@@ -84,6 +91,28 @@ if !intervals.isEmpty {
                  times.count, mean, deviation, intervals.min()!, intervals.max()!))
 }
 say("kms-check: SHOWING \(display.width)x\(display.height) stride \(display.stride)")
-if hold > 0 { Thread.sleep(forTimeInterval: hold) }
+if vtSwitch {
+    signal(SIGUSR1) { _ in releaseRequested.store(true, ordering: .relaxed) }
+    signal(SIGUSR2) { _ in acquireRequested.store(true, ordering: .relaxed) }
+    do { try display.terminal?.enableSwitchSignals(release: SIGUSR1, acquire: SIGUSR2) } catch { fail("\(error)") }
+    say("kms-check: VT switching by signals on \(display.terminal?.path ?? "no VT")")
+}
+let end = Date().addingTimeInterval(hold)
+while Date() < end {
+    do {
+        if releaseRequested.exchange(false, ordering: .relaxed) {
+            try display.releaseForVTSwitch()
+            say("kms-check: VT released")
+        }
+        if acquireRequested.exchange(false, ordering: .relaxed) {
+            try display.acquireAfterVTSwitch()
+            say("kms-check: VT acquired, \(display.width)x\(display.height) back on screen")
+        }
+    } catch {
+        display.restore()
+        fail("\(error)")
+    }
+    Thread.sleep(forTimeInterval: 0.05)
+}
 display.restore()
 say("kms-check: OK, screen handed back")
