@@ -14,8 +14,15 @@ final class AtomicRequest {
 
     deinit { drmModeAtomicFree(request) }
 
+    /// ZAPPER_DEBUG_KMS=1 prints every property set on stderr.
+    static let debug = getenv("ZAPPER_DEBUG_KMS") != nil
+
     func set(_ object: UInt32, type: UInt32, _ name: String, _ value: UInt64) throws {
         let property = try device.propertyID(name, of: object, type: type)
+        if Self.debug {
+            let line = "KMS: object \(object) \(name) (property \(property)) = \(value)\n"
+            _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
+        }
         let added = drmModeAtomicAddProperty(request, object, property, value)
         guard added >= 0 else { throw Errno(-added, operation: "add \(name) to an atomic request") }
     }

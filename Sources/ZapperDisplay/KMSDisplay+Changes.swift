@@ -67,7 +67,10 @@ extension KMSDisplay {
     private func setUp(description: KMSDescription, choice: ModeChoice) throws {
         if pending != nil { _ = try waitForFlip(timeoutMilliseconds: 100) }
         pending = nil
-        let newPlan = try Self.choosePlanes(device: device, description: description, choice: choice, log: log)
+        // The plane choice is logged once: again only when it changed.
+        var lines: [String] = []
+        let newPlan = try Self.choosePlanes(device: device, description: description, choice: choice) { lines.append($0) }
+        if newPlan != plan { lines.forEach(log) }
         if choice.mode.width != width || choice.mode.height != height {
             buffers = try Self.makeBuffers(device: device, mode: choice.mode)
             front = 0

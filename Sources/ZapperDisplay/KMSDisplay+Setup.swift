@@ -29,7 +29,16 @@ extension KMSDisplay {
     /// reported and rung (b) is used.
     static func choosePlanes(device: KMSDevice, description: KMSDescription, choice: ModeChoice,
                              log: (String) -> Void) throws -> PlanePlan {
-        let test = { (plan: PlanePlan) in testCommit(device: device, plan: plan, choice: choice) }
+        func test(_ plan: PlanePlan) -> Bool {
+            do {
+                try testCommit(device: device, plan: plan, choice: choice)
+                return true
+            } catch {
+                let planes = plan.layers.map { "\(FourCC.name($0.format)) on plane \($0.planeID)" }.joined(separator: " + ")
+                log("display: not usable: \(planes) on CRTC \(plan.crtcID) (\(error))")
+                return false
+            }
+        }
         let best = try PlaneLadder.choose(in: description, for: choice, test: test)
         guard best.plan.step != .softwareComposite else {
             log("display: \(best.description)")
@@ -45,20 +54,20 @@ extension KMSDisplay {
     }
 
     /// Proves a plan with DRM_MODE_ATOMIC_TEST_ONLY, with throw-away framebuffers
-    /// of each layer's format and size.
-    static func testCommit(device: KMSDevice, plan: PlanePlan, choice: ModeChoice) -> Bool {
-        do {
-            let framebuffers = try plan.layers.map {
-                try DumbBuffer(fd: device.fd, width: $0.sourceWidth, height: $0.sourceHeight, format: $0.format, map: false)
-            }
-            let info = try modeInfo(device: device, choice: choice)
-            let blob = try device.createModeBlob(info)
-            defer { device.destroyBlob(blob) }
-            let request = try AtomicRequest(device: device)
-            try fill(request, plan: plan, modeBlob: blob, framebuffers: framebuffers.map(\.framebufferID))
-            return request.commit(flags: UInt32(DRM_MODE_ATOMIC_TEST_ONLY) | UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET)) == 0
-        } catch {
-            return false
+    /// of each layer's format and size; throws why it is not usable.
+    static func testCommit(device: KMSDevice, plan: PlanePlan, choice: ModeChoice) throws {
+        let framebuffers = try plan.layers.map {
+            try DumbBuffer(fd: device.fd, width: $0.sourceWidth, height: $0.sourceHeight, format: $0.format, map: false)
+        }
+        let info = try modeInfo(device: device, choice: choice)
+        let blob = try device.createModeBlob(info)
+        defer { device.destroyBlob(blob) }
+        let request = try AtomicRequest(device: device)
+        try fill(request, plan: plan, modeBlob: blob, framebuffers: framebuffers.map(\.framebufferID))
+        // The framebuffers must outlive the commit (their deinit removes them).
+        try withExtendedLifetime(framebuffers) {
+            try request.commitOrThrow(flags: UInt32(DRM_MODE_ATOMIC_TEST_ONLY) | UInt32(DRM_MODE_ATOMIC_ALLOW_MODESET),
+                                      operation: "TEST_ONLY commit")
         }
     }
 
