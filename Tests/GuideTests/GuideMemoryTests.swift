@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import ZapperCore
+@testable import ZapperGuide
+
+/// A 50 MB guide is read with memory far below its size: the parser streams,
+/// and only the window of the lineup's channels is kept.
+@Suite(.serialized) struct GuideMemoryTests {
+    static let channels = 1000
+    static let days = 7
+    static let weekStart = utcDate(2026, 11, 16)
+
+    /// Writes a week of half-hour programmes for 1000 channels (about 50 MB), 1 MB at a time.
+    static func writeLargeGuide(to url: URL) throws -> Int {
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        var buffer = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<tv generator-info-name=\"memory-test\">\n"
+        var written = 0
+        func flush(_ force: Bool) throws {
+            guard force || buffer.utf8.count > 1 << 20 else { return }
+            let data = Data(buffer.utf8)
+            try handle.write(contentsOf: data)
+            written += data.count
+            buffer = ""
+        }
+        let base = Int64(weekStart.timeIntervalSince1970)
+        for channel in 0..<channels {
+            buffer += "<channel id=\"ch\(channel).example\"><display-name>Channel \(channel)</display-name></channel>\n"
+        }
+        for channel in 0..<channels {
+            for slot in 0..<(days * 48) {
+                let start = XMLTVTime.format(seconds: base + Int64(slot) * 1800)
+                let stop = XMLTVTime.format(seconds: base + Int64(slot + 1) * 1800)
+                buffer += "<programme start=\"\(start)\" stop=\"\(stop)\" channel=\"ch\(channel).example\">"
+                    + "<title lang=\"en\">Show \(slot)</title><desc lang=\"en\">Episode \(slot) of channel \(channel)."
+                    + " A description of some length.</desc><category>Series</category></programme>\n"
+                try flush(false)
+            }
+        }
+        buffer += "</tv>\n"
+        try flush(true)
+        return written
+    }
+
+    /// Resets the peak resident set size (Linux: 5 > /proc/self/clear_refs).
+    static func resetPeak() {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    }
+
+    /// Peak resident set size in bytes (VmHWM).
+    static func peakBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
+    }
+
+    @Test func aFiftyMegabyteGuideStaysSmall() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guide-memory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("large.xml")
+        let size = try Self.writeLargeGuide(to: url)
+        #expect(size > 45_000_000)
+
+        // The lineup has 100 of the 1000 channels; the window is 25 hours of the week.
+        let options = GuideReader.Options(
+            window: GuideWindow(now: Self.weekStart.addingTimeInterval(3.5 * 86_400)),
+            channelIDs: Set((0..<100).map { "ch\($0 * 10).example" }))
+
+        Self.resetPeak()
+        let before = try Self.peakBytes()
+        let started = Date()
+        let document = try GuideReader.read(path: url.path, options: options)
+        let growth = try Self.peakBytes() - before
+        print("guide memory: \(size) bytes read in \(Date().timeIntervalSince(started)) s, peak RSS grew by \(growth) bytes")
+        #expect(document.counts.read == Self.channels * Self.days * 48)
+        #expect(document.guide.channelIDs.count == 100)
+        #expect(document.guide.programmeCount == 100 * 50)
+        #expect(growth < size / 5)
+
+        // The same through the chunked reader, as a download would feed it.
+        Self.resetPeak()
+        let beforeFeed = try Self.peakBytes()
+        let reader = GuideReader(source: url.absoluteString, options: options)
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        while let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty {
+            try await reader.feed([UInt8](data))
+        }
+        let fed = try await reader.finish()
+        let feedGrowth = try Self.peakBytes() - beforeFeed
+        print("guide memory (fed in chunks): peak RSS grew by \(feedGrowth) bytes")
+        #expect(fed.guide == document.guide)
+        #expect(feedGrowth < size / 5)
+    }
+}
