@@ -8,21 +8,30 @@ import Foundation
 /// which XMLTV defines as UTC. Anything else is `nil`, never a guess.
 public enum XMLTVTime {
     /// Seconds since 1970-01-01 00:00 UTC, or `nil` when the text is not an XMLTV time.
-    public static func seconds(_ text: some StringProtocol) -> Int64? {
-        let bytes = Array(text.utf8)
+    public static func seconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { seconds(utf8: $0) }
+    }
+
+    public static func seconds(_ text: Substring) -> Int64? {
+        seconds(String(text))
+    }
+
+    /// The parse itself, over the UTF-8 bytes (no allocation: a guide has hundreds of thousands of these).
+    static func seconds(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int64? {
         var index = 0
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
 
         // The digits of the local time: 8 (date), 10, 12 or 14.
         let digitsStart = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        let digits = bytes[digitsStart..<index]
-        guard [8, 10, 12, 14].contains(digits.count) else { return nil }
+        let count = index - digitsStart
+        guard count == 8 || count == 10 || count == 12 || count == 14 else { return nil }
         func field(_ offset: Int, _ length: Int) -> Int {
-            guard offset + length <= digits.count else { return 0 }
+            guard offset + length <= count else { return 0 }
             var value = 0
-            for byte in digits[(digitsStart + offset)..<(digitsStart + offset + length)] {
-                value = value * 10 + Int(byte - 0x30)
+            for position in (digitsStart + offset)..<(digitsStart + offset + length) {
+                value = value * 10 + Int(bytes[position] &- 0x30)
             }
             return value
         }
@@ -32,7 +41,11 @@ public enum XMLTVTime {
               hour < 24, minute < 60, second <= 60 else { return nil }
 
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
-        guard let offset = offsetSeconds(bytes[index...]) else { return nil }
+        var end = bytes.count
+        while end > index, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 || bytes[end - 1] == 0x0D || bytes[end - 1] == 0x0A {
+            end -= 1
+        }
+        guard let offset = offsetSeconds(UnsafeBufferPointer(rebasing: bytes[index..<end])) else { return nil }
 
         let days = daysSinceEpoch(year: year, month: month, day: day)
         let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
@@ -40,7 +53,7 @@ public enum XMLTVTime {
     }
 
     /// The same as a `Date`.
-    public static func date(_ text: some StringProtocol) -> Date? {
+    public static func date(_ text: String) -> Date? {
         seconds(text).map { Date(timeIntervalSince1970: TimeInterval($0)) }
     }
 
@@ -56,21 +69,30 @@ public enum XMLTVTime {
 
     // MARK: - Pieces
 
-    /// The offset east of UTC in seconds; an empty rest means UTC.
-    static func offsetSeconds(_ rest: ArraySlice<UInt8>) -> Int? {
-        var text = Array(rest)
-        while let last = text.last, last == 0x20 || last == 0x09 || last == 0x0D || last == 0x0A { text.removeLast() }
+    /// The offset east of UTC in seconds (`+0100`, `+01:00`, `+01`, `Z`, `UTC`, `GMT`); nothing means UTC.
+    static func offsetSeconds(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
         if text.isEmpty { return 0 }
-        let upper = String(decoding: text, as: UTF8.self).uppercased()
-        if upper == "Z" || upper == "UTC" || upper == "GMT" { return 0 }
-        guard text[0] == 0x2B || text[0] == 0x2D else { return nil } // + or -
+        guard text[0] == 0x2B || text[0] == 0x2D else { // not + or -: only Z, UTC, GMT
+            let upper = String(decoding: text, as: UTF8.self).uppercased()
+            return upper == "Z" || upper == "UTC" || upper == "GMT" ? 0 : nil
+        }
         let sign = text[0] == 0x2D ? -1 : 1
-        let body = text.dropFirst().filter { $0 != 0x3A } // "01:00" → "0100"
-        guard text.dropFirst().filter({ $0 == 0x3A }).count <= 1,
-              body.count == 2 || body.count == 4, body.allSatisfy(isDigit) else { return nil }
-        let values = body.map { Int($0 - 0x30) }
-        let hours = values[0] * 10 + values[1]
-        let minutes = body.count == 4 ? values[2] * 10 + values[3] : 0
+        func digit(_ position: Int) -> Int? { isDigit(text[position]) ? Int(text[position] - 0x30) : nil }
+        let hoursAt = 1
+        let minutesAt: Int?
+        switch text.count {
+        case 3: minutesAt = nil                                  // +01
+        case 5: minutesAt = 3                                    // +0100
+        case 6 where text[3] == 0x3A: minutesAt = 4              // +01:00
+        default: return nil
+        }
+        guard let h1 = digit(hoursAt), let h2 = digit(hoursAt + 1) else { return nil }
+        var minutes = 0
+        if let minutesAt {
+            guard let m1 = digit(minutesAt), let m2 = digit(minutesAt + 1) else { return nil }
+            minutes = m1 * 10 + m2
+        }
+        let hours = h1 * 10 + h2
         guard hours <= 14, minutes < 60 else { return nil }
         return sign * (hours * 3600 + minutes * 60)
     }

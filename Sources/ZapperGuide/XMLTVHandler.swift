@@ -150,7 +150,18 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
     private func endText() -> String {
         capturing = false
         defer { text = "" }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return Self.trimmed(text)
+    }
+
+    /// Without leading and trailing white space (most texts have none: no copy then).
+    static func trimmed(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isWhitespace }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.first, let last = scalars.last else { return text }
+        if !isSpace(first) && !isSpace(last) { return text }
+        guard let start = scalars.firstIndex(where: { !isSpace($0) }),
+              let end = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(scalars[start...end])
     }
 
     private func append(_ field: WritableKeyPath<ProgrammeDraft, [(String?, String)]>) {
@@ -162,6 +173,7 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
     /// The texts of the preferred language, else of the first language given.
     func choose(_ texts: [(String?, String)]) -> [String] {
         guard let first = texts.first else { return [] }
+        if texts.count == 1 { return [first.1] }
         for language in preferredLanguages {
             let matching = texts.filter { $0.0.map { Self.matches($0, language) } ?? false }
             if !matching.isEmpty { return matching.map(\.1) }
@@ -174,6 +186,16 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         tag == language || tag.hasPrefix(language + "-") || tag.hasPrefix(language + "_")
     }
 
+    /// One programme's stop is mostly the next one's start: the last time read is kept.
+    private var lastTime: (text: String, date: Date?)?
+
+    private func time(_ text: String) -> Date? {
+        if let lastTime, lastTime.text == text { return lastTime.date }
+        let date = XMLTVTime.date(text)
+        lastTime = (text, date)
+        return date
+    }
+
     private func finishProgramme(_ draft: ProgrammeDraft) {
         guard let channelID = draft.channel, !channelID.isEmpty else {
             collector.problem(line: draft.line, "a <programme> without a channel")
@@ -183,13 +205,13 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
             collector.problem(line: draft.line, "a <programme> of \(channelID) without a start time")
             return
         }
-        guard let start = XMLTVTime.date(startText) else {
+        guard let start = time(startText) else {
             collector.problem(line: draft.line, "programme start \"\(startText)\" is not an XMLTV time")
             return
         }
         var stop: Date?
         if let stopText = draft.stop {
-            if let parsed = XMLTVTime.date(stopText) {
+            if let parsed = time(stopText) {
                 if parsed > start {
                     stop = parsed
                 } else {

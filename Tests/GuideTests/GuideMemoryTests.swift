@@ -6,11 +6,11 @@ import ZapperCore
 /// A 50 MB guide is read with memory far below its size: the parser streams,
 /// and only the window of the lineup's channels is kept.
 @Suite(.serialized) struct GuideMemoryTests {
-    static let channels = 1000
+    static let channels = 600
     static let days = 7
     static let weekStart = utcDate(2026, 11, 16)
 
-    /// Writes a week of half-hour programmes for 1000 channels (about 50 MB), 1 MB at a time.
+    /// Writes a week of half-hour programmes for 600 channels (about 50 MB), 1 MB at a time.
     static func writeLargeGuide(to url: URL) throws -> Int {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
@@ -64,10 +64,10 @@ import ZapperCore
         let size = try Self.writeLargeGuide(to: url)
         #expect(size > 45_000_000)
 
-        // The lineup has 100 of the 1000 channels; the window is 25 hours of the week.
+        // The lineup has 100 of the 600 channels; the window is 25 hours of the week.
         let options = GuideReader.Options(
             window: GuideWindow(now: Self.weekStart.addingTimeInterval(3.5 * 86_400)),
-            channelIDs: Set((0..<100).map { "ch\($0 * 10).example" }))
+            channelIDs: Set((0..<100).map { "ch\($0 * 6).example" }))
 
         Self.resetPeak()
         let before = try Self.peakBytes()
