@@ -56,7 +56,17 @@ import ZapperCore
         return kilobytes * 1024
     }
 
-    @Test func aFiftyMegabyteGuideStaysSmall() async throws {
+    static let probeVariable = "ZAPPER_GUIDE_MEMORY_PROBE"
+
+    /// The lineup has 100 of the 600 channels; the window is 25 hours of the week.
+    static let options = GuideReader.Options(
+        window: GuideWindow(now: weekStart.addingTimeInterval(3.5 * 86_400)),
+        channelIDs: Set((0..<100).map { "ch\($0 * 6).example" }))
+
+    /// Other suites run in parallel in this process and use memory of their
+    /// own, so the measurement runs in a child: this test binary again, with
+    /// only `memoryProbe` enabled.
+    @Test func aFiftyMegabyteGuideStaysSmall() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("guide-memory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -64,35 +74,61 @@ import ZapperCore
         let size = try Self.writeLargeGuide(to: url)
         #expect(size > 45_000_000)
 
-        // The lineup has 100 of the 600 channels; the window is 25 hours of the week.
-        let options = GuideReader.Options(
-            window: GuideWindow(now: Self.weekStart.addingTimeInterval(3.5 * 86_400)),
-            channelIDs: Set((0..<100).map { "ch\($0 * 6).example" }))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "memoryProbe"]
+        process.environment = ProcessInfo.processInfo.environment.merging([Self.probeVariable: url.path]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let results = text.split(separator: "\n").filter { $0.hasPrefix("guide-memory ") }
+        print(results.joined(separator: "\n"))
+        #expect(process.terminationStatus == 0)
+        #expect(results.count == 2)
+        for line in results {
+            let growth = try #require(line.split(separator: " ").first { $0.hasPrefix("growth=") }
+                .flatMap { Int($0.dropFirst("growth=".count)) })
+            // Measured: about 3 MB for any guide (a 0.5 MB one too) plus what the
+            // kept window costs (5,000 programmes here): 7-8 MB for this 49 MB file.
+            #expect(growth < size / 4, "\(line)")
+        }
+    }
+
+    /// Run only by `aFiftyMegabyteGuideStaysSmall`, in a process of its own.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[probeVariable] != nil))
+    func memoryProbe() async throws {
+        let path = try #require(ProcessInfo.processInfo.environment[Self.probeVariable])
+        // Warm up: load FoundationXML and libxml2's code and start a reader thread
+        // once, so that what is measured is what the guide's size costs.
+        _ = try GuideReader.read(bytes: Array(originShapedGuide.utf8), source: "warm-up")
+        let warmUp = GuideReader(source: "warm-up")
+        try await warmUp.feed(Array(originShapedGuide.utf8))
+        _ = try await warmUp.finish()
 
         Self.resetPeak()
         let before = try Self.peakBytes()
         let started = Date()
-        let document = try GuideReader.read(path: url.path, options: options)
+        let document = try GuideReader.read(path: path, options: Self.options)
         let growth = try Self.peakBytes() - before
-        print("guide memory: \(size) bytes read in \(Date().timeIntervalSince(started)) s, peak RSS grew by \(growth) bytes")
+        print("guide-memory read(path:) growth=\(growth) seconds=\(Date().timeIntervalSince(started))")
         #expect(document.counts.read == Self.channels * Self.days * 48)
         #expect(document.guide.channelIDs.count == 100)
         #expect(document.guide.programmeCount == 100 * 50)
-        #expect(growth < size / 5)
 
         // The same through the chunked reader, as a download would feed it.
         Self.resetPeak()
         let beforeFeed = try Self.peakBytes()
-        let reader = GuideReader(source: url.absoluteString, options: options)
-        let handle = try FileHandle(forReadingFrom: url)
+        let reader = GuideReader(source: path, options: Self.options)
+        let handle = try #require(FileHandle(forReadingAtPath: path))
         defer { try? handle.close() }
         while let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty {
             try await reader.feed([UInt8](data))
         }
         let fed = try await reader.finish()
-        let feedGrowth = try Self.peakBytes() - beforeFeed
-        print("guide memory (fed in chunks): peak RSS grew by \(feedGrowth) bytes")
+        print("guide-memory feed growth=\(try Self.peakBytes() - beforeFeed)")
         #expect(fed.guide == document.guide)
-        #expect(feedGrowth < size / 5)
     }
 }
