@@ -196,3 +196,15 @@ public struct Guide: Sendable, Equatable {
         return result.filter { $0.stop > $0.start && (window?.keeps(start: $0.start, stop: $0.stop) ?? true) }
     }
 }
+
+extension Guide {
+    /// The programme on a lineup channel now, found by its `tvg-id`.
+    public func now(for channel: LineupChannel, at time: Date) -> Programme? {
+        channel.guideID.flatMap { now(channelID: $0, at: time) }
+    }
+
+    /// The programme after `time` on a lineup channel, found by its `tvg-id`.
+    public func next(for channel: LineupChannel, after time: Date) -> Programme? {
+        channel.guideID.flatMap { next(channelID: $0, after: time) }
+    }
+}

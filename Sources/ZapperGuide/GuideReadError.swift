@@ -73,6 +73,7 @@ public struct GuideReadError: Error, Sendable, CustomStringConvertible {
         case 76: "an end tag does not match its start tag"
         case 77: "an element is not closed"
         case 85: "the elements are not balanced"
+        case 89: "entities that expand without end (an entity bomb)"
         case 86: "extra content"
         case 111: "parsing was stopped"
         default: "XML error \(code)"

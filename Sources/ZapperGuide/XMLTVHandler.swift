@@ -13,6 +13,11 @@ import FoundationXML
 /// unknown ones are skipped. Of texts given in several languages (`<title
 /// lang="sv">`, `<title lang="en">`), the first of `preferredLanguages` wins,
 /// else the first given.
+///
+/// Known limit (FoundationXML on Linux, libxml2 2.9): entities a document
+/// declares itself (`<!DOCTYPE tv [<!ENTITY show "Tom &amp; Jerry">]>`) reach
+/// the delegate mangled (parts of their text are lost). XML's own five and
+/// character references (`&#160;`) are fine; real guides rarely declare more.
 final class XMLTVHandler: NSObject, XMLParserDelegate {
     var collector: GuideCollector
     let preferredLanguages: [String]

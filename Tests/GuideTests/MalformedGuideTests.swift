@@ -53,6 +53,19 @@ import ZapperCore
         #expect(readError(Array("   \n".utf8)) != nil)
     }
 
+    @Test func anEntityBombIsRefused() throws {
+        // "Billion laughs": ten levels of ten-fold entities; libxml2's limits stop it.
+        var entities = "<!ENTITY a0 \"hahahahahahahahahaha\">"
+        for level in 1..<10 {
+            entities += "<!ENTITY a\(level) \"" + String(repeating: "&a\(level - 1);", count: 10) + "\">"
+        }
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE tv [\(entities)]>\n<tv><programme start=\"20261121060000\" "
+            + "stop=\"20261121070000\" channel=\"a\"><title>&a9;</title></programme></tv>\n"
+        let error = try #require(readError(Array(text.utf8)))
+        #expect(error.line == 3)
+        #expect(error.partial?.guide.isEmpty == true)
+    }
+
     @Test func contentAfterTheRootIsAnError() throws {
         let error = try #require(readError(Array("<tv></tv>\n<tv></tv>".utf8)))
         #expect(error.line == 2)

@@ -127,6 +127,15 @@ func at(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(secon
         #expect(trimmed.programmes(channelID: "b").map(\.title) == ["b"])
     }
 
+    @Test func findsALineupChannelsProgrammeByItsTvgID() {
+        let url = URL(string: "http://o.example/1.m3u8")!
+        let matched = LineupChannel(number: 1, name: "A", url: url, guideID: "a")
+        let unmatched = LineupChannel(number: 2, name: "B", url: url)
+        #expect(guide.now(for: matched, at: at(1500))?.start == at(1000))
+        #expect(guide.next(for: matched, after: at(1500))?.start == at(2000))
+        #expect(guide.now(for: unmatched, at: at(1500)) == nil && guide.next(for: unmatched, after: at(0)) == nil)
+    }
+
     @Test func progressRunsFromZeroToOne() {
         let show = programme("a", 1000, 2000)
         #expect(show.progress(at: at(500)) == 0 && show.progress(at: at(1250)) == 0.25 && show.progress(at: at(3000)) == 1)
