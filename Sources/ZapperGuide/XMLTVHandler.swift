@@ -47,7 +47,6 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         var categories: [(String?, String)] = []
         var ratings: [ProgrammeRating] = []
         var ratingSystem: String?
-        var inRating = false
     }
     private var programme: ProgrammeDraft?
     private var channel: GuideChannel?
@@ -84,7 +83,6 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         case ("programme", "title"), ("programme", "sub-title"), ("programme", "desc"), ("programme", "category"):
             beginText(language: attributes["lang"])
         case ("programme", "rating"):
-            programme?.inRating = true
             programme?.ratingSystem = attributes["system"].flatMap { $0.isEmpty ? nil : $0 }
         case ("rating", "value") where stack.count >= 2 && stack[stack.count - 2] == "programme":
             beginText(language: nil)
@@ -128,8 +126,6 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
             if !value.isEmpty, let system = programme.map(\.ratingSystem) {
                 programme?.ratings.append(ProgrammeRating(system: system, value: value))
             }
-        case ("programme", "rating"):
-            programme?.inRating = false
         case ("tv", "programme"):
             if let draft = programme { finishProgramme(draft) }
             programme = nil
