@@ -1,0 +1,218 @@
+import Foundation
+import ZapperCore
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads an XMLTV guide without ever holding the whole document: from a file
+/// (`read(path:)`), or from bytes arriving in chunks (`feed(_:)` … `finish()`),
+/// such as an http(s) download. Plain XML in any encoding libxml2 knows (the
+/// XML declaration says which: UTF-8, UTF-16 with its BOM, ISO-8859-1,
+/// windows-1252, …) or gzip-compressed (`.xml.gz`, told by its magic bytes
+/// 1f 8b, not by the name).
+///
+/// Why a thread: Foundation's `XMLParser` on Linux has no push interface; it
+/// pulls from an `InputStream` a few kilobytes at a time until the stream
+/// says "end". So `feed` puts chunks in a small queue, and a thread of its own
+/// runs the parser over a stream that takes from that queue (waiting when it
+/// is empty). `feed` suspends, without blocking a thread, while more than
+/// `queueLimit` bytes wait, so a fast download cannot outrun the parser's memory.
+public final class GuideReader: Sendable {
+    public struct Options: Sendable {
+        /// Keep only the programmes this window keeps (bounded memory); `nil` keeps all.
+        public var window: GuideWindow?
+        /// Keep only these channel ids (the lineup's `tvg-id`s); `nil` keeps all.
+        public var channelIDs: Set<String>?
+        /// Of texts in several languages, these win, in order (`["en", "de"]`).
+        public var preferredLanguages: [String]
+
+        public init(window: GuideWindow? = nil, channelIDs: Set<String>? = nil, preferredLanguages: [String] = []) {
+            self.window = window
+            self.channelIDs = channelIDs
+            self.preferredLanguages = preferredLanguages
+        }
+    }
+
+    public let source: String
+    private let queue: ChunkQueue
+
+    /// Starts a reader whose bytes will come from `feed`. `source` (a URL or path) names it in errors.
+    public init(source: String, options: Options = Options(), queueLimit: Int = 1 << 20) {
+        self.source = source
+        let queue = ChunkQueue(limit: queueLimit)
+        self.queue = queue
+        let thread = Thread {
+            let result = Result { () throws(GuideReadError) -> GuideDocument in
+                try Self.parse(source: source, options: options, pull: { try queue.take() })
+            }
+            queue.parserFinished(result)
+        }
+        thread.name = "zapper-guide"
+        thread.start()
+    }
+
+    deinit {
+        queue.cancel()
+    }
+
+    /// Hands the parser the next bytes. Suspends while the queue is full.
+    /// Throws the read's error as soon as the parser has failed, so a download can stop early.
+    public func feed(_ chunk: [UInt8]) async throws(GuideReadError) {
+        await queue.put(chunk)
+        if let failure = queue.failure { throw failure }
+    }
+
+    /// Ends the input and waits for the parser: the guide, or why it could not be read.
+    public func finish() async throws(GuideReadError) -> GuideDocument {
+        queue.close()
+        return try await queue.result().get()
+    }
+
+    /// Bytes fed and not yet taken by the parser.
+    public var queuedBytes: Int { queue.waitingBytes }
+
+    /// Stops the parser; `finish` then throws.
+    public func cancel() {
+        queue.cancel()
+    }
+
+    // MARK: - Whole sources, read on the calling thread
+
+    /// Reads a file (plain or gzip) in 64 KiB pieces. Blocks: call it from a thread of its own.
+    public static func read(path: String, options: Options = Options()) throws(GuideReadError) -> GuideDocument {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = String(cString: strerror(errno))
+            throw GuideReadError(source: path, message: "cannot open the guide: \(reason)")
+        }
+        defer { try? handle.close() }
+        return try parse(source: path, options: options) {
+            guard let data = try handle.read(upToCount: 64 * 1024), !data.isEmpty else { return nil }
+            return [UInt8](data)
+        }
+    }
+
+    /// Reads a guide already in memory (small guides, tests), still through the streaming parser.
+    public static func read(bytes: [UInt8], source: String, options: Options = Options(),
+                            chunkSize: Int = 64 * 1024) throws(GuideReadError) -> GuideDocument {
+        var offset = 0
+        return try parse(source: source, options: options) {
+            guard offset < bytes.count else { return nil }
+            let end = min(bytes.count, offset + max(1, chunkSize))
+            defer { offset = end }
+            return Array(bytes[offset..<end])
+        }
+    }
+
+    // MARK: - The parse
+
+    static func parse(source: String, options: Options,
+                      pull: @escaping () throws -> [UInt8]?) throws(GuideReadError) -> GuideDocument {
+        let handler = XMLTVHandler(
+            collector: GuideCollector(source: source, window: options.window, channelIDs: options.channelIDs),
+            preferredLanguages: options.preferredLanguages)
+        let bytes = DecompressingSource(pull: pull)
+        let stream = PullInputStream {
+            // After a fatal error the parser would read on to the end; stop instead.
+            if handler.failed { return nil }
+            let chunk = try bytes.next()
+            if chunk == nil { handler.inputEnded = true }
+            return chunk
+        }
+        let parser = XMLParser(stream: stream)
+        parser.delegate = handler
+        parser.shouldResolveExternalEntities = false
+        _ = parser.parse()
+
+        var collector = handler.collector
+        let guide = collector.finish()
+        let document = GuideDocument(guide: guide, problems: collector.problems, counts: collector.counts,
+                                     bytes: stream.delivered)
+        func failure(_ message: String, line: Int = 0, column: Int = 0) -> GuideReadError {
+            GuideReadError(source: source, line: line, column: column, message: message, partial: document)
+        }
+        if let error = stream.failure {
+            if error is CancellationError { throw failure("reading was cancelled") }
+            if let error = error as? ZlibError { throw failure(error.description) }
+            throw failure("cannot read the guide: \(error)")
+        }
+        guard let root = handler.rootName else {
+            if let error = handler.parseError {
+                throw failure(stream.delivered == 0 ? "the guide is empty" : GuideReadError.describe(xmlCode: error.code),
+                              line: error.line, column: error.column)
+            }
+            throw failure("the guide is empty")
+        }
+        guard root == "tv" else {
+            throw failure("not an XMLTV guide: the root element is <\(root)>, not <tv>", line: 1)
+        }
+        if let error = handler.parseError {
+            let message = if error.afterEnd && !handler.rootEnded {
+                "the document ends before </tv> (truncated?)"
+            } else if error.code == GuideReadError.XMLCode.documentEnd {
+                "content after the end of </tv>"
+            } else {
+                GuideReadError.describe(xmlCode: error.code)
+            }
+            throw failure(message, line: error.line, column: error.column)
+        }
+        guard handler.rootEnded else {
+            throw failure("the document ends before </tv> (truncated?)", line: parser.lineNumber)
+        }
+        return document
+    }
+}
+
+/// The bytes of a source, gunzipped when they start with gzip's magic bytes.
+/// Compressed input goes to zlib 4 KiB at a time, so even a "zip bomb" piece
+/// makes at most a few megabytes of output at once.
+final class DecompressingSource {
+    private let pull: () throws -> [UInt8]?
+    private var prefix: [UInt8] = []
+    private var decided = false
+    private var inflater: GzipInflater?
+    private var output: [[UInt8]] = []
+    private var outputIndex = 0
+    private var ended = false
+
+    init(pull: @escaping () throws -> [UInt8]?) {
+        self.pull = pull
+    }
+
+    func next() throws -> [UInt8]? {
+        while true {
+            if outputIndex < output.count {
+                defer { outputIndex += 1 }
+                return output[outputIndex]
+            }
+            output.removeAll(keepingCapacity: true)
+            outputIndex = 0
+            if ended { return nil }
+
+            var chunk = try pull()
+            if !decided {
+                // Wait for two bytes to tell gzip from XML.
+                if let more = chunk, prefix.count + more.count < 2 {
+                    prefix += more
+                    continue
+                }
+                decided = true
+                chunk = prefix + (chunk ?? [])
+                prefix = []
+                if GzipInflater.isGzip(chunk!) { inflater = try GzipInflater() }
+                if chunk!.isEmpty { chunk = nil }
+            }
+            guard let chunk else {
+                ended = true
+                try inflater?.finish()
+                continue
+            }
+            guard let inflater else { return chunk }
+            var offset = 0
+            while offset < chunk.count {
+                let end = min(chunk.count, offset + 4096)
+                try inflater.inflate(Array(chunk[offset..<end])) { output.append($0) }
+                offset = end
+            }
+        }
+    }
+}
