@@ -6,7 +6,7 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev
 
 ORIGIN_PORT ?= 8600
 SHELL := /bin/bash

@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CInput", pkgConfig: "libevdev",
                        providers: [.apt(["libinput-dev", "libudev-dev", "libevdev-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
 
@@ -40,6 +41,9 @@ let package = Package(
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
 
+        // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
+        .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
+
         // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient).
         .target(name: "ZapperHLS", dependencies: [
             "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -48,7 +52,7 @@ let package = Package(
         // The player: a tuned channel's pipeline, the audio thread, the
         // presentation loop, the event log and automation.
         .target(name: "ZapperPlayer", dependencies: [
-            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI",
+            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI", "ZapperGuide",
         ]),
 
         // The demo/test origin: a live HLS server on loopback.
@@ -81,6 +85,7 @@ let package = Package(
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
+        .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]

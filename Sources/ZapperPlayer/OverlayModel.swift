@@ -9,7 +9,10 @@ struct OverlayModel {
     private var bug = Presence<ChannelIdentity>()
     private var digits = Presence<DigitEntry>()
 
-    mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity) -> [OverlayLayer] {
+    typealias Programmes = (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?)
+
+    mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
+                         programmes: (Int) -> Programmes) -> [OverlayLayer] {
         let wantedCard = view.card.map { card -> InterstitialCard in
             let status: InterstitialCard.Status
             switch card.state {
@@ -18,12 +21,16 @@ struct OverlayModel {
             case .error(let reason, let retryAt):
                 status = .failed(reason: reason, retryInSeconds: retryAt.map { max(0, ($0 - now + 999) / 1000) })
             }
-            return InterstitialCard(channel: identity(card.channel), status: status)
+            let guide = programmes(card.channel)
+            return InterstitialCard(channel: identity(card.channel), now: guide.now, next: guide.next, status: status)
         }
         // One thing at a time in the lower third: the banner waits for the card to be gone.
         var layers: [OverlayLayer] = []
         let shownCard = card.update(wantedCard, now: now)
-        let wantedBanner = shownCard == nil ? view.banner.map { ChannelBanner(channel: identity($0.channel)) } : nil
+        let wantedBanner = shownCard == nil ? view.banner.map { banner in
+            let guide = programmes(banner.channel)
+            return ChannelBanner(channel: identity(banner.channel), now: guide.now, progress: guide.progress, next: guide.next)
+        } : nil
         let shownBanner = banner.update(wantedBanner, now: now)
         let wantedBug = shownCard == nil && shownBanner == nil ? view.tuned.map(identity) : nil
         let wantedDigits = view.digits.map { typed in

@@ -116,7 +116,9 @@ extension Player {
                 }
             }
         }
-        let layers = overlay.layers(tuner.view, now: now) { identity(of: $0) }
+        let date = Date()
+        let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
+                                    programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) })
         let presented: Bool
         do {
             presented = try screen.compose(layers)

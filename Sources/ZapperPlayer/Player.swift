@@ -19,6 +19,8 @@ public final class Player {
         /// the audio clock at that moment, and its mean brightness).
         public var traceFrames = false
         public var tuner = TunerSettings()
+        /// The XMLTV guide: a file or an http(s) URL (default: the lineup's `url-tvg`).
+        public var guideSource: String?
         /// Keep the next and previous channels ready for an instant flip.
         public var warmNeighbours = true
         public init() {}
@@ -39,6 +41,7 @@ public final class Player {
     var keys: KeyRouter
     let parametersCache = ParametersCache()
     let logos = LogoStore()
+    let guide: GuideStore?
     var overlay = OverlayModel()
     let inbox = Inbox<News>()
     /// Posts news to the loop from any thread.
@@ -60,6 +63,8 @@ public final class Player {
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner)
         keys = KeyRouter(keymap: options.keymap)
+        guide = options.guideSource.map { GuideStore(source: $0, lineup: lineup) }
+        guide?.start()
         var output: ALSAOutput?
         do {
             output = try ALSAOutput(device: options.audioDevice)

@@ -38,6 +38,9 @@ struct Zapper: ParsableCommand {
     @Option(help: "Run an automation script (press, hold, wait, wait-event, snapshot, quit).")
     var script: String?
 
+    @Option(help: "The programme guide (XMLTV file or http(s) URL; default: the lineup's url-tvg).")
+    var guide: String?
+
     @Option(help: "A keymap file of `KEY_NAME action` lines over the defaults (see the README).")
     var keymap: String?
 
@@ -75,11 +78,20 @@ struct Zapper: ParsableCommand {
         options.audioDevice = audioDevice
         options.eventsPath = events
         options.traceFrames = traceFrames
+        options.guideSource = guide
+        if guide == nil, let listed = parsed.guideURL {
+            // Only http and https leave a lineup: a lineup cannot point us at a local file.
+            if case .success = MediaURLPolicy.check(listed.absoluteString) {
+                options.guideSource = listed.absoluteString
+            } else {
+                say("\(lineup): url-tvg \(listed.absoluteString) ignored: only http and https may be fetched")
+            }
+        }
         if let script {
             options.script = try read(script, "script") { try ScriptParser.parse($0, source: script) }
         }
         if let keymap {
-            options.keymap = try read(keymap, "keymap") { try Keymap.parse($0, source: keymap) }
+            options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap) }
         }
 
         let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))
