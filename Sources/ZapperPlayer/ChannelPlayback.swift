@@ -37,6 +37,8 @@ public final class ChannelPlayback: @unchecked Sendable {
     public let sampleRate: Int
     static let maxPictures = 24
     static let maxAudioSeconds = 1.0
+    /// How far (in frames, about 2 ms) a block may sit off the queue's end before it is realigned.
+    static let audioSlackFrames = 96
     static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil
 
     /// A playback for tune `serial`, or (serial nil) a warm neighbour: its session
@@ -336,13 +338,26 @@ public final class ChannelPlayback: @unchecked Sendable {
             condition.wait()
         }
         guard !stopped else { return false }
-        if samplesTime == nil || waitingSamples == 0 { samplesTime = time }
+        var block = converted[...]
+        if let start = samplesTime, waitingSamples > 0 {
+            // The queue is one run of sound: a block that overlaps its end (AAC
+            // padding at a discontinuity) loses the overlap, a block after a gap is
+            // led in by silence, so the sound stays on its timestamps for days.
+            let frames = Int(((time - (start + Double(waitingSamples / 2) / Double(sampleRate))) * Double(sampleRate)).rounded())
+            if frames < -Self.audioSlackFrames {
+                block = block.dropFirst(min(-frames * 2, block.count))
+            } else if frames > Self.audioSlackFrames {
+                samples += [Int16](repeating: 0, count: min(frames, sampleRate) * 2)
+            }
+        } else {
+            samplesTime = time
+        }
         // Reclaim what the audio thread has taken, here on the decode thread.
         if samplesStart > 0 {
             samples.removeFirst(samplesStart)
             samplesStart = 0
         }
-        samples += converted
+        samples += block
         return true
     }
 }

@@ -86,10 +86,11 @@ struct MediaDecodeTests {
         #expect(!cached.probed)
         let warmResult = try decodeAll(cached, queue: warm)
         #expect(warmResult.videoFrames == 60 && warmResult.width == 1920)
-        // Without probing, the first picture needs less of the segment read.
+        // Without probing, the first picture needs no more of the segment read (reads come in
+        // 32 KiB blocks, and a big key frame can need as many blocks as the probe did).
         let coldBytes = try #require(coldResult.consumedAtFirstPicture)
         let warmBytes = try #require(warmResult.consumedAtFirstPicture)
-        #expect(warmBytes < coldBytes, "first picture after \(warmBytes) bytes cached, \(coldBytes) bytes probed")
+        #expect(warmBytes <= coldBytes, "first picture after \(warmBytes) bytes cached, \(coldBytes) bytes probed")
     }
 
     @Test func cancellingTheQueueUnblocksAWaitingDemuxer() async throws {

@@ -67,8 +67,9 @@ struct HLSLiveSessionTests {
         for missing in sequences[0]...sequences.last! where !sequences.contains(missing) {
             #expect(reported.contains(missing), "segment \(missing) vanished: \(events.map(\.line))")
         }
-        // Hold-back: three target durations behind the edge the moment it started.
-        #expect(sequences[0] >= edge - 3 && sequences[0] <= edge, "started at \(sequences[0]), edge \(edge)")
+        // Hold-back: three target durations behind the edge the moment it started (one more
+        // may have appeared by the time a loaded machine fetched the playlist).
+        #expect(sequences[0] >= edge - 3 && sequences[0] <= edge + 1, "started at \(sequences[0]), edge \(edge)")
         // The lowest variant first (240p is variant 0). Whether it steps up within five segments
         // depends on how busy the machine is; the stepping rules are VariantChooserTests' business.
         #expect(deliveries[0].variant == 0)
