@@ -97,67 +97,85 @@ final class AudioPump: @unchecked Sendable {
         let periodFrames = max(output?.periodFrames ?? 480, 240)
         let silence = [Int16](repeating: 0, count: periodFrames * 2)
         while true {
-            lock.lock()
-            let playback = self.playback
-            let origin = self.origin
-            let from = writtenUntil ?? origin?.time ?? 0
-            let fading = self.fading
-            let gain = muted ? Float(0) : Float(volume * volume) / 10_000
-            let faded = framesWritten
-            lock.unlock()
-            // Nothing on screen yet (or no device): nothing to play.
-            guard let output, let origin else {
-                Thread.sleep(forTimeInterval: 0.005)
-                continue
+            pumpOnce(periodFrames: periodFrames, silence: silence)
+        }
+    }
+
+    /// Writes one period: the playing channel's sound, the old one fading out, or silence.
+    /// (One period per call, not one long loop body: the optimizer of Swift 6.3 never
+    /// finished with the loop written inline.)
+    private func pumpOnce(periodFrames: Int, silence: [Int16]) {
+        lock.lock()
+        let playback = self.playback
+        let origin = self.origin
+        let from = writtenUntil ?? origin?.time ?? 0
+        let fading = self.fading
+        let gain = muted ? Float(0) : Float(volume * volume) / 10_000
+        let faded = framesWritten
+        lock.unlock()
+        // Nothing on screen yet (or no device): nothing to play.
+        guard let output, let origin else {
+            Thread.sleep(forTimeInterval: 0.005)
+            return
+        }
+        // Stay no more than the device's buffer ahead of the wall clock.
+        let ahead = Double(faded) / Double(sampleRate) - (Self.wall() - origin.wall)
+        let allowed = Double(output.bufferFrames) / Double(sampleRate)
+        if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
+        var chunk = silence
+        var chunkTime: Double?
+        let ramp = Self.fadeSeconds * Double(sampleRate)
+        if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
+            chunk = taken.samples
+            chunkTime = taken.time
+            Self.scale(&chunk, gain: gain) { Float(min(1, Double(faded + $0) / ramp)) }  // fade in
+        } else if let fading {
+            chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain, ramp: ramp) ?? silence
+        }
+        do {
+            try chunk.withUnsafeBufferPointer { try output.write($0) }
+        } catch {
+            Thread.sleep(forTimeInterval: 0.01)
+            return
+        }
+        recordWrite(of: chunk.count / 2, at: chunkTime, for: playback)
+    }
+
+    /// The next piece of the old channel's sound, fading; nil once it is over.
+    private func fadeOut(_ fading: (playback: ChannelPlayback, from: Double, framesLeft: Int), periodFrames: Int,
+                         gain: Float, ramp: Double) -> [Int16]? {
+        let taken = fading.playback.takeAudio(frames: min(periodFrames, fading.framesLeft), from: fading.from)
+        var chunk = taken?.samples
+        if chunk != nil {
+            let left = fading.framesLeft
+            Self.scale(&chunk!, gain: gain) { Float(max(0, Double(left - $0) / ramp)) }
+        }
+        let frames = (chunk?.count ?? 0) / 2
+        lock.lock()
+        if let current = self.fading, current.playback === fading.playback {
+            self.fading = chunk == nil || frames >= fading.framesLeft
+                ? nil : (fading.playback, fading.from + Double(frames) / Double(sampleRate), fading.framesLeft - frames)
+            if self.fading == nil && self.playback == nil { self.origin = nil }
+        }
+        lock.unlock()
+        return chunk
+    }
+
+    /// Moves the clock on by what was written.
+    private func recordWrite(of frames: Int, at chunkTime: Double?, for playback: ChannelPlayback?) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard self.origin != nil, self.playback === playback else { return }
+        framesWritten += frames
+        if let chunkTime {
+            writtenUntil = chunkTime + Double(frames) / Double(sampleRate)
+            if !started, let playback {
+                started = true
+                onStarted(playback)
             }
-            // Stay no more than the device's buffer ahead of the wall clock.
-            let ahead = Double(framesWritten) / Double(sampleRate) - (Self.wall() - origin.wall)
-            let allowed = Double(output.bufferFrames) / Double(sampleRate)
-            if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
-            var chunk = silence
-            var chunkTime: Double?
-            let ramp = Self.fadeSeconds * Double(sampleRate)
-            if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
-                chunk = taken.samples
-                chunkTime = taken.time
-                Self.scale(&chunk, gain: gain) { Float(min(1, Double(faded + $0) / ramp)) }  // fade in
-            } else if let fading {
-                let taken = fading.playback.takeAudio(frames: min(periodFrames, fading.framesLeft), from: fading.from)
-                if let taken {
-                    chunk = taken.samples
-                    let left = fading.framesLeft
-                    Self.scale(&chunk, gain: gain) { Float(max(0, Double(left - $0) / ramp)) }  // fade out
-                }
-                lock.lock()
-                if let current = self.fading, current.playback === fading.playback {
-                    let frames = (taken?.samples.count ?? 0) / 2
-                    self.fading = taken == nil || frames >= fading.framesLeft
-                        ? nil : (fading.playback, fading.from + Double(frames) / Double(sampleRate), fading.framesLeft - frames)
-                    if self.fading == nil && self.playback == nil { self.origin = nil }
-                }
-                lock.unlock()
-            }
-            do {
-                try chunk.withUnsafeBufferPointer { try output.write($0) }
-            } catch {
-                Thread.sleep(forTimeInterval: 0.01)
-                continue
-            }
-            lock.lock()
-            if self.origin != nil, self.playback === playback {
-                framesWritten += chunk.count / 2
-                if let chunkTime {
-                    writtenUntil = chunkTime + Double(chunk.count / 2) / Double(sampleRate)
-                    if !started, let playback {
-                        started = true
-                        onStarted(playback)
-                    }
-                } else if let written = writtenUntil {
-                    // An underrun: silence stands in, and the timeline moves on with it.
-                    writtenUntil = written + Double(chunk.count / 2) / Double(sampleRate)
-                }
-            }
-            lock.unlock()
+        } else if let written = writtenUntil {
+            // An underrun: silence stands in, and the timeline moves on with it.
+            writtenUntil = written + Double(frames) / Double(sampleRate)
         }
     }
 
