@@ -18,7 +18,7 @@ struct Zapper: ParsableCommand {
     }
 
     @Option(help: "The lineup: an M3U Plus file.")
-    var lineup: String
+    var lineup: String = ""
 
     @Option(help: "The channel number to start on (default: the first).")
     var channel: Int?
@@ -56,7 +56,18 @@ struct Zapper: ParsableCommand {
     @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
     var traceFrames = false
 
+    @Flag(help: "Print the default keymap (a valid --keymap file) and exit.")
+    var printDefaultKeymap = false
+
+    func validate() throws {
+        if lineup.isEmpty && !printDefaultKeymap { throw ValidationError("Missing expected argument '--lineup <lineup>'") }
+    }
+
     func run() throws {
+        if printDefaultKeymap {
+            print(Keymap.defaultsText, terminator: "")
+            return
+        }
         let text: String
         do {
             text = try String(contentsOf: URL(fileURLWithPath: lineup), encoding: .utf8)
