@@ -28,6 +28,18 @@ final class GzipInflater {
         if !ended { inflateEnd(&stream) }
     }
 
+    /// One call of zlib's inflate into `output`; what it made goes to `sink`.
+    private func step(into output: inout [UInt8], _ sink: ([UInt8]) throws -> Void) throws -> (Int32, Int) {
+        let (status, produced) = output.withUnsafeMutableBufferPointer { outBuffer in
+            stream.next_out = outBuffer.baseAddress
+            stream.avail_out = uInt(outBuffer.count)
+            let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+            return (status, outBuffer.count - Int(stream.avail_out))
+        }
+        if produced > 0 { try sink(Array(output[0..<produced])) }
+        return (status, produced)
+    }
+
     /// Decompresses `input`, handing each piece of output to `sink` as it is made.
     func inflate(_ input: [UInt8], into sink: ([UInt8]) throws -> Void) throws {
         guard !input.isEmpty else { return }
@@ -43,13 +55,7 @@ final class GzipInflater {
                     guard status == Z_OK else { throw error(status) }
                     atMemberEnd = false
                 }
-                let (status, produced) = output.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = uInt(outBuffer.count)
-                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return (status, outBuffer.count - Int(stream.avail_out))
-                }
-                if produced > 0 { try sink(Array(output[0..<produced])) }
+                let (status, produced) = try step(into: &output, sink)
                 switch status {
                 case Z_OK: continue
                 case Z_STREAM_END: atMemberEnd = true
@@ -59,13 +65,7 @@ final class GzipInflater {
             }
             // Input consumed; zlib may still hold output for a full buffer.
             while !atMemberEnd {
-                let (status, produced) = output.withUnsafeMutableBufferPointer { outBuffer in
-                    stream.next_out = outBuffer.baseAddress
-                    stream.avail_out = uInt(outBuffer.count)
-                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
-                    return (status, outBuffer.count - Int(stream.avail_out))
-                }
-                if produced > 0 { try sink(Array(output[0..<produced])) }
+                let (status, produced) = try step(into: &output, sink)
                 if status == Z_STREAM_END { atMemberEnd = true; break }
                 if status == Z_BUF_ERROR || produced == 0 { break }
                 guard status == Z_OK else { throw error(status) }
