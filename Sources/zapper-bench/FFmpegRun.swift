@@ -40,21 +40,26 @@ struct FFmpegRun {
     }
 
     /// Downloads the live window's segments of the target variant and decodes them,
-    /// looped, as fast as ffmpeg can for `seconds` of video (`-benchmark`).
+    /// looped a whole number of times to cover at least `seconds` of video, as fast
+    /// as ffmpeg can (`-benchmark`); the CPU time is scaled to `seconds` of video.
+    /// (A finite loop count: the window may hold a discontinuity, and `-frames:v`
+    /// with `-stream_loop -1` then never stopped.)
     func unpaced() throws -> String {
         let file = setup.directory.appendingPathComponent("window.ts")
         let segments = try HTTP.segments(media: setup.target.url)
         var bytes = Data()
-        for segment in segments { bytes.append(try HTTP.data(segment)) }
+        for segment in segments { bytes.append(try HTTP.data(segment.url)) }
         try bytes.write(to: file)
-        let frameRate = setup.target.frameRate ?? 30
-        let frames = Int((setup.seconds * frameRate).rounded())
+        let windowSeconds = segments.reduce(0) { $0 + $1.seconds }
+        guard windowSeconds > 0 else { throw BenchError("ffmpeg unpaced: the media playlist has no durations") }
+        let passes = Int((setup.seconds / windowSeconds).rounded(.up))
+        let videoSeconds = Double(passes) * windowSeconds
         let child = try ChildProcess(
             name: "ffmpeg-unpaced", executable: try Tools.onPath("ffmpeg"),
-            arguments: ["-hide_banner", "-nostats", "-benchmark", "-stream_loop", "-1", "-i", file.path,
-                        "-frames:v", String(frames), "-f", "null", "-"],
+            arguments: ["-hide_banner", "-nostats", "-benchmark", "-stream_loop", String(passes - 1), "-i", file.path,
+                        "-f", "null", "-"],
             directory: setup.directory)
-        Progress.say("ffmpeg: unpaced decode of \(Int(setup.seconds)) s of \(setup.target.resolution) (\(segments.count) live segments, looped)")
+        Progress.say("ffmpeg: unpaced decode of \(Int(videoSeconds)) s of \(setup.target.resolution) (\(segments.count) live segments, \(passes) passes)")
         try child.run()
         guard child.waitForExit(seconds: 600) else {
             child.stop()
@@ -73,10 +78,10 @@ struct FFmpegRun {
         guard let user = values["utime"], let system = values["stime"], let real = values["rtime"] else {
             throw BenchError("ffmpeg unpaced: no -benchmark line:\n\(child.stderrTail())")
         }
-        let cpu = user + system
-        var line = "ffmpeg unpaced (`-benchmark -stream_loop -1 -i <the \(segments.count) live \(setup.target.resolution) segments> -frames:v \(frames) -f null -`): "
-        line += String(format: "%.1f CPU-seconds per %.0f s of video (%.1f %% of one core at real time), decoded in %.1f s wall (%.1f× real time)",
-                       cpu, setup.seconds, cpu / setup.seconds * 100, real, setup.seconds / max(real, 0.001))
+        let cpu = (user + system) * setup.seconds / videoSeconds
+        var line = "ffmpeg unpaced (`-benchmark -stream_loop \(passes - 1) -i <the \(segments.count) live \(setup.target.resolution) segments, \(Int(windowSeconds)) s> -f null -`, \(Int(videoSeconds)) s of video): "
+        line += String(format: "%.1f CPU-seconds per %.0f s of video (%.1f %% of one core at real time), decoded %.1f× faster than real time",
+                       cpu, setup.seconds, cpu / setup.seconds * 100, videoSeconds / max(real, 0.001))
         if let rss = values["maxrss"] { line += String(format: ", maxrss %.0f MB", rss / 1024) }
         return line + "."
     }

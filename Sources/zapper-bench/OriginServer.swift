@@ -91,12 +91,18 @@ enum HTTP {
         return result
     }
 
-    /// The media segment URLs of a media playlist.
-    static func segments(media url: String) throws -> [String] {
-        try text(url).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-            .map { URL(string: $0, relativeTo: URL(string: url))?.absoluteString ?? $0 }
+    /// The media segments of a media playlist: URL and EXTINF duration.
+    static func segments(media url: String) throws -> [(url: String, seconds: Double)] {
+        var result: [(url: String, seconds: Double)] = []
+        var duration = 0.0
+        for line in try text(url).split(whereSeparator: \.isNewline).map({ $0.trimmingCharacters(in: .whitespaces) }) where !line.isEmpty {
+            if line.hasPrefix("#EXTINF:") {
+                duration = Double(line.dropFirst("#EXTINF:".count).split(separator: ",").first ?? "") ?? 0
+            } else if !line.hasPrefix("#") {
+                result.append((URL(string: line, relativeTo: URL(string: url))?.absoluteString ?? line, duration))
+            }
+        }
+        return result
     }
 
     /// NAME=VALUE pairs, commas inside quotes kept.
