@@ -1,6 +1,7 @@
-# Zapper's two commands (see README.md):
+# Zapper's commands (see README.md):
 #   make demo   build, start the demo origin, play channels/demo.m3u
 #   make test   the whole test suite
+#   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
@@ -8,10 +9,17 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
 	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev
 
+# Only `make bench` needs these (mpv is the peer zapper is measured against).
+BENCH_PACKAGES := mpv
+
 ORIGIN_PORT ?= 8600
+# Extra `swift build` flags, e.g. SWIFT_BUILD_FLAGS="--scratch-path /tmp/build"
+SWIFT_BUILD_FLAGS ?=
+# Options for `zapper-bench playback`, e.g. BENCH_ARGS="--channel 3"
+BENCH_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: demo test deps build-release
+.PHONY: demo test bench deps build-release
 
 deps:
 	@missing=""; \
@@ -27,13 +35,13 @@ deps:
 	@command -v swift >/dev/null || { echo "make: swift is not on PATH (Swift 6.1 or newer, from swift.org)"; exit 1; }
 
 build-release: deps
-	swift build -c release --product zapper-origin
-	swift build -c release --product zapper
+	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper-origin
+	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper
 
 # Starts the origin (unless one already serves the port), then the player.
 demo: build-release
 	@set -e; \
-	bin=$$(swift build -c release --show-bin-path); \
+	bin=$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path); \
 	if curl -sf -o /dev/null http://127.0.0.1:$(ORIGIN_PORT)/channels.json; then \
 		echo "make: an origin already serves http://127.0.0.1:$(ORIGIN_PORT)"; origin=""; \
 	else \
@@ -49,3 +57,10 @@ demo: build-release
 test: deps
 	swift build --build-tests
 	swift test --skip-build --disable-xctest
+
+# One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
+# one after the other for a minute each (about four minutes); prints a table.
+bench: build-release
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
+	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper-bench
+	"$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// zapper-bench: benchmarks that report (they assert nothing; tests do that).
+/// Each subcommand starts its own zapper-origin and measures real processes.
+@main
+struct ZapperBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zapper-bench",
+        abstract: "Measure zapper beside mpv and ffmpeg on the demo origin, and print a table.",
+        subcommands: [PlaybackBench.self])
+}
