@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "zapper", targets: ["zapper"]),
         .executable(name: "zapper-origin", targets: ["zapper-origin"]),
+        .executable(name: "zapper-bench", targets: ["zapper-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -69,6 +70,10 @@ let package = Package(
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [
             "OriginKit",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        // Benchmarks that report, never assert: they start and measure the real binaries.
+        .executableTarget(name: "zapper-bench", dependencies: [
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
