@@ -1,7 +1,8 @@
 # Zapper's commands (see README.md):
 #   make demo   build, start the demo origin, play channels/demo.m3u
 #   make test   the whole test suite
-#   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table
+#   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
+#               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
@@ -15,7 +16,7 @@ BENCH_PACKAGES := mpv
 ORIGIN_PORT ?= 8600
 # Extra `swift build` flags, e.g. SWIFT_BUILD_FLAGS="--scratch-path /tmp/build"
 SWIFT_BUILD_FLAGS ?=
-# Options for `zapper-bench playback`, e.g. BENCH_ARGS="--channel 3"
+# Options for `zapper-bench playback`, e.g. BENCH_ARGS="--channel 3"; for `zapper-bench zap`, e.g. ZAP_ARGS="--count 50"
 BENCH_ARGS ?=
 SHELL := /bin/bash
 
@@ -64,3 +65,4 @@ bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper-bench
 	"$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
+	"$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)

@@ -44,6 +44,24 @@ final class MPVControl: @unchecked Sendable {
 
     func quit() { send(["command": ["quit"]]) }
 
+    /// Sends a command (e.g. `playlist-next`); returns the monotonic time it was sent.
+    @discardableResult
+    func command(_ words: [String]) -> Double {
+        let now = Monotonic.now
+        send(["command": words])
+        return now
+    }
+
+    /// When the named event first came after `time`, waiting up to `seconds` for it.
+    func event(_ name: String, after time: Double, seconds: Double) -> Double? {
+        let deadline = Monotonic.now + seconds
+        while Monotonic.now < deadline {
+            if let seen = lock.withLock({ events.first { $0.name == name && $0.time > time }?.time }) { return seen }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return nil
+    }
+
     private func send(_ message: [String: Any]) {
         guard var data = try? JSONSerialization.data(withJSONObject: message) else { return }
         data.append(0x0A)

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+
+/// `zapper-bench zap`: how long a channel change takes, press to picture —
+/// zapper's adjacent flips and number-entry tunes (from its event log's
+/// `zap_ms`, press to page flip) beside mpv's `playlist-next` →
+/// `playback-restart` over the same channels, default and low-latency profile.
+struct ZapBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "zap",
+        abstract: "Zap times: zapper's adjacent flips and number entry beside mpv's playlist-next.")
+
+    @Option(help: "How many changes of each kind.")
+    var count = 20
+
+    @Option(help: "Seconds to watch each channel before the next change.")
+    var dwell = 2.0
+
+    @Option(help: "The channel table for zapper-origin.")
+    var channels = "channels/channels.json"
+
+    @Option(help: "Folder of the built zapper and zapper-origin (default: zapper-bench's own).")
+    var products: String?
+
+    func validate() throws {
+        guard count >= 1, dwell >= 0.5 else { throw ValidationError("--count must be 1 or more and --dwell 0.5 or more") }
+    }
+
+    func run() throws {
+        let tools = Tools(products: products.map { URL(fileURLWithPath: $0) } ?? Tools.ownFolder())
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bench-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let loadBefore = ProcFS.loadAverage()
+        Progress.say("starting zapper-origin")
+        let origin = try OriginServer(binary: try tools.product("zapper-origin"),
+                                      channels: URL(fileURLWithPath: channels).standardizedFileURL.path, directory: directory)
+        defer { origin.stop() }
+        let lineup = try HTTP.text(origin.baseURL + "/demo.m3u")
+        let masters = lineup.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasSuffix("master.m3u8") }
+        let numbers = lineup.split(whereSeparator: \.isNewline).compactMap { line -> Int? in
+            guard let range = line.range(of: "tvg-chno=\"") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        guard masters.count >= 3, numbers.count == masters.count else { throw BenchError("the origin's lineup has too few channels") }
+
+        var rows: [(String, [Int])] = []
+        let zapper = try zapperTimes(tools: tools, lineup: lineup, numbers: numbers, directory: directory)
+        rows.append(("zapper, adjacent flip (next/previous)", zapper.adjacent))
+        rows.append(("zapper, number entry", zapper.number))
+        for profile in [nil, "low-latency"] {
+            let times = try mpvTimes(masters: masters, profile: profile, directory: directory)
+            rows.append(("mpv playlist-next\(profile.map { " --profile=\($0)" } ?? "")", times))
+        }
+        let loadAfter = ProcFS.loadAverage()
+        print(report(rows, loadBefore: loadBefore, loadAfter: loadAfter))
+    }
+
+    /// zapper at 1920x1080 offscreen: `count` flips up and down the lineup, then `count` numbers typed.
+    private func zapperTimes(tools: Tools, lineup: String, numbers: [Int], directory: URL) throws -> (adjacent: [Int], number: [Int]) {
+        let lineupURL = directory.appendingPathComponent("zap-lineup.m3u")
+        let alsaURL = directory.appendingPathComponent("zap-alsa.conf")
+        let scriptURL = directory.appendingPathComponent("zap-script.txt")
+        let eventsURL = directory.appendingPathComponent("zap-events.jsonl")
+        try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
+        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
+        let dwellMilliseconds = Int(dwell * 1000)
+        var script = "wait-event first-frame 30000\nwait \(dwellMilliseconds)\n"
+        for index in 0..<count {
+            // Up through the lineup, then back down: every flip is to a neighbour.
+            let key = (index / (numbers.count - 1)) % 2 == 0 ? "KEY_CHANNELUP" : "KEY_CHANNELDOWN"
+            script += "press \(key)\nwait-event first-frame 15000\nwait \(dwellMilliseconds)\n"
+        }
+        for index in 0..<count {
+            // A channel two or more away (not warm), typed digit by digit.
+            let number = numbers[(index * 3 + 2) % numbers.count]
+            script += String(number).map { "press KEY_\($0)\n" }.joined() + "wait-event first-frame 15000\nwait \(dwellMilliseconds)\n"
+        }
+        script += "quit\n"
+        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(
+            name: "zapper", executable: try tools.product("zapper"),
+            arguments: ["--lineup", lineupURL.path, "--channel", String(numbers[0]), "--display", "offscreen", "--size", "1920x1080",
+                        "--events", eventsURL.path, "--script", scriptURL.path],
+            directory: directory, environment: ["ALSA_CONFIG_PATH": alsaURL.path])
+        Progress.say("zapper: \(count) adjacent flips, then \(count) numbers, \(dwell) s apart")
+        try child.run()
+        defer { child.stop() }
+        guard child.waitForExit(seconds: Double(count) * 2 * (dwell + 16) + 60), child.process.terminationStatus == 0 else {
+            throw BenchError("zapper did not finish its zap script:\n\(child.stderrTail())")
+        }
+        var lastReason = ""
+        var lastWarm = false
+        var warmNumbers = 0
+        var adjacent: [Int] = []
+        var number: [Int] = []
+        for line in try String(contentsOf: eventsURL, encoding: .utf8).split(separator: "\n") {
+            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
+            if event["event"] as? String == "tune" {
+                lastReason = event["reason"] as? String ?? ""
+                lastWarm = event["warm"] as? Bool ?? false
+            }
+            guard event["event"] as? String == "first-frame", let zap = event["zap_ms"] as? Int else { continue }
+            switch lastReason {
+            case "next", "previous": adjacent.append(zap)
+            case "number":
+                number.append(zap)
+                if lastWarm { warmNumbers += 1 }
+            default: break
+            }
+        }
+        Progress.say("zapper: \(warmNumbers) of \(number.count) typed channels happened to be warm neighbours")
+        return (adjacent, number)
+    }
+
+    /// mpv over the same channels' master playlists: `playlist-next` → `playback-restart`.
+    private func mpvTimes(masters: [String], profile: String?, directory: URL) throws -> [Int] {
+        let playlist = directory.appendingPathComponent("zap-playlist.m3u")
+        try (masters.joined(separator: "\n") + "\n").write(to: playlist, atomically: true, encoding: .utf8)
+        let socketPath = directory.appendingPathComponent("zap-mpv-\(profile ?? "default").sock").path
+        var arguments = ["--no-config", "--vo=null", "--ao=null", "--really-quiet", "--hls-bitrate=max",
+                         "--loop-playlist=inf", "--input-ipc-server=\(socketPath)", playlist.path]
+        if let profile { arguments.insert("--profile=\(profile)", at: 1) }
+        let child = try ChildProcess(name: "mpv-zap-\(profile ?? "default")", executable: try Tools.onPath("mpv"),
+                                     arguments: arguments, directory: directory)
+        Progress.say("mpv\(profile.map { " --profile=\($0)" } ?? ""): \(count) playlist-next")
+        try child.run()
+        defer { child.stop() }
+        let control = try MPVControl(path: socketPath, seconds: 10)
+        guard control.event("playback-restart", after: 0, seconds: 30) != nil else { throw BenchError("mpv did not start playing") }
+        Thread.sleep(forTimeInterval: dwell)
+        var times: [Int] = []
+        for _ in 0..<count {
+            let sent = control.command(["playlist-next"])
+            guard let restarted = control.event("playback-restart", after: sent, seconds: 15) else {
+                throw BenchError("mpv: no playback-restart within 15 s of playlist-next")
+            }
+            times.append(Int(((restarted - sent) * 1000).rounded()))
+            Thread.sleep(forTimeInterval: dwell)
+        }
+        control.quit()
+        return times
+    }
+
+    private func report(_ rows: [(String, [Int])], loadBefore: String, loadAfter: String) -> String {
+        func percentile(_ sorted: [Int], _ p: Double) -> Int { sorted[max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)] }
+        var lines = ["| change | n | p50 ms | p95 ms | max ms |", "|---|---:|---:|---:|---:|"]
+        for (name, times) in rows {
+            let sorted = times.sorted()
+            guard !sorted.isEmpty else { lines.append("| \(name) | 0 | – | – | – |"); continue }
+            lines.append("| \(name) | \(sorted.count) | \(percentile(sorted, 0.5)) | \(percentile(sorted, 0.95)) | \(sorted.last!) |")
+        }
+        lines.append("")
+        lines.append("zapper: press → page flip of the new channel's first picture (its event log's zap_ms), 1920x1080 offscreen, neighbours kept warm (a typed channel may happen to be one). mpv: playlist-next → playback-restart, --vo=null --ao=null --hls-bitrate=max.")
+        lines.append("load average before: \(loadBefore); after: \(loadAfter)")
+        return lines.joined(separator: "\n")
+    }
+}
