@@ -54,7 +54,11 @@ public final class ChannelPlayback: @unchecked Sendable {
         let buffered = SharedDouble(10)
         let failures = self.failures
         let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
-            guard let serial = tag.serial else { return }
+            guard let serial = tag.serial else {
+                // A warm neighbour keeps its last failure for the moment it is promoted.
+                if name == "load-failed" { tag.warmFailure = fields }
+                return
+            }
             if name == "load-failed" { failures.failed() }
             report(name, fields, serial)
         }
@@ -103,6 +107,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             deliveries.removeAll()
         }
         deliveries.append((delivery, failures.arrived()))
+        tag.warmFailure = nil  // whatever failed while warm is over
         condition.broadcast()
     }
 
@@ -113,6 +118,11 @@ public final class ChannelPlayback: @unchecked Sendable {
         tag.promote(to: serial)
         condition.broadcast()
         condition.unlock()
+        // A neighbour that was failing while warm says so at once, not at its next retry.
+        if let fields = tag.warmFailure {
+            tag.warmFailure = nil
+            report("load-failed", fields)
+        }
     }
 
     /// Cancels fetching and wakes the decode thread; returns at once. With
@@ -366,9 +376,15 @@ public final class ChannelPlayback: @unchecked Sendable {
 final class TuneTag: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Int?
+    private var failure: [(String, EventValue)]?
     init(serial: Int?) { value = serial }
     var serial: Int? { lock.withLock { value } }
     func promote(to serial: Int) { lock.withLock { value = serial } }
+    /// The last failure reported while warm, until a segment arrives.
+    var warmFailure: [(String, EventValue)]? {
+        get { lock.withLock { failure } }
+        set { lock.withLock { failure = newValue } }
+    }
 }
 
 /// A decoded picture waiting for its time on the timeline; `segment` counts
