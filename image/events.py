@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Waits for an event in a zapper event log (JSON lines, DESIGN §8) that a guest streams out.
+
+  events.py FILE SECONDS NAME [KEY=VALUE ...]
+
+Prints the first event named NAME whose fields have those values (numbers compared as text)
+and exits 0; exits 1 when none came within SECONDS. Lines that are not JSON are skipped.
+"""
+import json
+import sys
+import time
+
+
+def matching(path, name, wanted):
+    try:
+        lines = open(path, errors="replace").read().splitlines()
+    except FileNotFoundError:
+        return None
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if event.get("event") == name and all(str(event.get(k)) == v for k, v in wanted.items()):
+            return event
+    return None
+
+
+def main(argv):
+    path, seconds, name = argv[1], float(argv[2]), argv[3]
+    wanted = dict(item.split("=", 1) for item in argv[4:])
+    deadline = time.monotonic() + seconds
+    while True:
+        event = matching(path, name, wanted)
+        if event is not None:
+            print(json.dumps(event))
+            return 0
+        if time.monotonic() >= deadline:
+            print(f"{path}: no {name} {' '.join(argv[4:])} within {seconds:g} s", file=sys.stderr)
+            return 1
+        time.sleep(0.2)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
