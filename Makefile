@@ -14,8 +14,14 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 BENCH_PACKAGES := mpv
 
 ORIGIN_PORT ?= 8600
-# Extra `swift build` flags, e.g. SWIFT_BUILD_FLAGS="--scratch-path /tmp/build"
+# SwiftPM's outputs stay out of the checkout: the build folder lives under ~/.cache
+# (one per checkout), and the Package.resolved every resolve writes at the package
+# root is removed again (the versions come from Package.swift; git ignores it too).
+BUILD_DIR ?= $(HOME)/.cache/zapper/build-$(shell pwd | md5sum | cut -c1-12)
+# Extra `swift build` flags
 SWIFT_BUILD_FLAGS ?=
+SCRATCH = --scratch-path "$(BUILD_DIR)" $(SWIFT_BUILD_FLAGS)
+SWIFTPM = swiftpm() { swift "$$@"; local status=$$?; rm -f Package.resolved; return $$status; }; swiftpm
 # Options for `zapper-bench playback`, e.g. BENCH_ARGS="--channel 3"; for `zapper-bench zap`, e.g. ZAP_ARGS="--count 50"
 BENCH_ARGS ?=
 SHELL := /bin/bash
@@ -36,13 +42,13 @@ deps:
 	@command -v swift >/dev/null || { echo "make: swift is not on PATH (Swift 6.1 or newer, from swift.org)"; exit 1; }
 
 build-release: deps
-	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper-origin
-	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper
+	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-origin
+	$(SWIFTPM) build -c release $(SCRATCH) --product zapper
 
 # Starts the origin (unless one already serves the port), then the player.
 demo: build-release
 	@set -e; \
-	bin=$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path); \
+	bin=$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path); \
 	if curl -sf -o /dev/null http://127.0.0.1:$(ORIGIN_PORT)/channels.json; then \
 		echo "make: an origin already serves http://127.0.0.1:$(ORIGIN_PORT)"; origin=""; \
 	else \
@@ -56,13 +62,13 @@ demo: build-release
 	"$$bin/zapper" --lineup channels/demo.m3u
 
 test: deps
-	swift build --build-tests
-	swift test --skip-build --disable-xctest
+	$(SWIFTPM) build $(SCRATCH) --build-tests
+	$(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.
 bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
-	swift build -c release $(SWIFT_BUILD_FLAGS) --product zapper-bench
-	"$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
-	"$$(swift build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
+	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
