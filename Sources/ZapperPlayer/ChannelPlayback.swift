@@ -113,7 +113,6 @@ public final class ChannelPlayback: @unchecked Sendable {
 
     /// A warm neighbour becomes tune `serial`: decoding starts at its newest segment.
     public func promote(serial: Int) {
-        if Self.debugTimeline { FileHandle.standardError.write(Data("timeline: promote at \(DispatchTime.now().uptimeNanoseconds / 1_000_000)\n".utf8)) }
         condition.lock()
         tag.promote(to: serial)
         condition.broadcast()
@@ -212,7 +211,6 @@ public final class ChannelPlayback: @unchecked Sendable {
         while let (delivery, segment) = nextDelivery() {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence
-            if Self.debugTimeline { FileHandle.standardError.write(Data("timeline: delivery \(delivery.sequence) taken at \(DispatchTime.now().uptimeNanoseconds / 1_000_000) bytes \(delivery.bytes.appendedCount)\n".utf8)) }
             let demuxer: Demuxer
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number))
@@ -337,7 +335,6 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
         guard !stopped else { return false }
         pictures.append(Picture(time: time, frame: frame, segment: segment))
-        if Self.debugTimeline && pictures.count == 1 { FileHandle.standardError.write(Data("timeline: picture queued at \(DispatchTime.now().uptimeNanoseconds / 1_000_000)\n".utf8)) }
         return true
     }
 

@@ -77,6 +77,7 @@ struct MediaDecodeTests {
         cold.append(segments[0])
         cold.finish()
         let probed = try Demuxer(queue: cold)
+        let coldOpen = cold.consumed
         let coldResult = try decodeAll(probed, queue: cold)
 
         let warm = ByteQueue()
@@ -84,6 +85,8 @@ struct MediaDecodeTests {
         warm.finish()
         let cached = try Demuxer(queue: warm, cached: probed.parameters)
         #expect(!cached.probed)
+        // Opening without probing reads only the program tables, not a probe's worth of the segment.
+        #expect(warm.consumed < coldOpen, "opened after \(warm.consumed) bytes cached, \(coldOpen) bytes probed")
         let warmResult = try decodeAll(cached, queue: warm)
         #expect(warmResult.videoFrames == 60 && warmResult.width == 1920)
         // Without probing, the first picture needs no more of the segment read (reads come in
