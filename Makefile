@@ -63,7 +63,10 @@ demo: build-release
 
 test: deps
 	$(SWIFTPM) build $(SCRATCH) --build-tests
-	$(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest
+	@# The failures are printed again at the end, where a CI log's tail shows them.
+	@set -o pipefail; $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest 2>&1 | tee "$(BUILD_DIR)/test.log" || { \
+		echo "make: these tests failed (the whole log: $(BUILD_DIR)/test.log):"; \
+		grep -E "✘.*(recorded an issue|failed after)|↳" "$(BUILD_DIR)/test.log" | cut -c1-600; exit 1; }
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.

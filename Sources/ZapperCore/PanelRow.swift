@@ -31,3 +31,41 @@ public enum PictureMode: String, CaseIterable, Sendable, Codable {
         }
     }
 }
+
+/// Where a picture goes on screen in a picture mode: the part of the source
+/// that is shown (`crop`, in source pixels) and where it lands (`box`, in
+/// screen pixels, even-aligned and centred).
+public struct PicturePlacement: Sendable, Equatable {
+    public var crop: (x: Int, y: Int, width: Int, height: Int)
+    public var box: (x: Int, y: Int, width: Int, height: Int)
+
+    public static func == (a: Self, b: Self) -> Bool { a.crop == b.crop && a.box == b.box }
+
+    /// How much further than fill the zoom mode magnifies.
+    public static let zoomFactor = 4.0 / 3.0
+
+    public init(mode: PictureMode, source: (width: Int, height: Int), target: (width: Int, height: Int)) {
+        guard source.width > 0, source.height > 0, target.width > 0, target.height > 0 else {
+            crop = (0, 0, max(source.width, 0), max(source.height, 0))
+            box = (0, 0, target.width, target.height)
+            return
+        }
+        let scaleX = Double(target.width) / Double(source.width)
+        let scaleY = Double(target.height) / Double(source.height)
+        switch mode {
+        case .fit:
+            let scale = min(scaleX, scaleY)
+            let width = min(target.width, Int((Double(source.width) * scale).rounded()) & ~1)
+            let height = min(target.height, Int((Double(source.height) * scale).rounded()) & ~1)
+            crop = (0, 0, source.width, source.height)
+            box = ((target.width - width) / 2, (target.height - height) / 2, width, height)
+        case .fill, .zoom:
+            let scale = max(scaleX, scaleY) * (mode == .zoom ? Self.zoomFactor : 1)
+            // The source part that covers the screen at that scale, even-aligned for chroma.
+            let width = min(source.width, Int((Double(target.width) / scale).rounded()) & ~1)
+            let height = min(source.height, Int((Double(target.height) / scale).rounded()) & ~1)
+            crop = (((source.width - width) / 2) & ~1, ((source.height - height) / 2) & ~1, max(width, 2), max(height, 2))
+            box = (0, 0, target.width, target.height)
+        }
+    }
+}

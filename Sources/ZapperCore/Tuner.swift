@@ -134,6 +134,11 @@ public struct Tuner: Sendable {
             settleAt = nil
         case .retry:
             if failure != nil { retryNow(now: now, &out) }
+        case .select(let number):
+            digits = ""; entryDeadline = nil
+            guard channels.contains(number) else { return }
+            moveTarget(to: number, reason: .list, now: now, &out)
+            settleAt = nil
         case .info:
             showBanner(now: now)
         case .tuneSucceeded(let serial):

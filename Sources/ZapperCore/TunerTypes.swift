@@ -4,6 +4,8 @@
 /// Why a tune was started; the `reason` of the `tune` event.
 public enum TuneReason: String, Sendable, Equatable {
     case start, next, previous, number, last, retry
+    /// Chosen from the panel's channel list.
+    case list
 }
 
 /// How an interstitial card ended; the `result` of `interstitial-dismissed`.
@@ -37,6 +39,8 @@ public enum TunerInput: Sendable, Equatable {
     case lastChannel
     /// Retry a failed target now instead of at its retry time.
     case retry
+    /// Go to this channel (picked from a list); a number not in the lineup is ignored.
+    case select(Int)
     /// Show the banner of the channel on screen.
     case info
     /// The first frame of tune `serial` was presented.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import ZapperCore
 
 /// A frame in memory as the display scans it: 32-bit XRGB8888, little-endian
 /// (bytes B, G, R, X), `stride` bytes per row.
@@ -40,18 +41,17 @@ public struct XRGBImage: Sendable {
 /// keeps its aspect ratio (letterbox or pillarbox), centred, even-aligned.
 public func aspectFit(source: (width: Int, height: Int), target: (width: Int, height: Int))
     -> (x: Int, y: Int, width: Int, height: Int) {
-    guard source.width > 0, source.height > 0 else { return (0, 0, target.width, target.height) }
-    let scale = min(Double(target.width) / Double(source.width), Double(target.height) / Double(source.height))
-    let width = min(target.width, Int((Double(source.width) * scale).rounded()) & ~1)
-    let height = min(target.height, Int((Double(source.height) * scale).rounded()) & ~1)
-    return ((target.width - width) / 2, (target.height - height) / 2, width, height)
+    PicturePlacement(mode: .fit, source: source, target: target).box
 }
 
 /// Converts and scales decoded pictures into an XRGB image with libswscale,
-/// aspect-fitted with black bars. Reuses its scaler while the sizes stay.
+/// placed by the picture mode (fit with black bars, fill or zoom cropped).
+/// Reuses its scaler while the sizes stay.
 public final class VideoScaler {
     private var context: OpaquePointer?
     private var key: (Int, Int, Int32, Int, Int) = (0, 0, -1, 0, 0)
+    /// How pictures are placed from the next `draw` on.
+    public var mode = PictureMode.fit
 
     public init() {}
 
@@ -59,10 +59,26 @@ public final class VideoScaler {
         sws_freeContext(context)
     }
 
-    /// Draws `frame` into `image`, aspect-fitted; the bars are black.
+    /// Draws `frame` into `image` placed by `mode`; bars are black.
     public func draw(_ frame: Frame, into image: inout XRGBImage) throws {
-        let source = frame.pointer.pointee
-        let box = aspectFit(source: (Int(source.width), Int(source.height)), target: (image.width, image.height))
+        let placement = PicturePlacement(mode: mode, source: (frame.width, frame.height), target: (image.width, image.height))
+        let box = placement.box
+        // A cropped picture is a second reference to the same buffers with its data pointers
+        // moved (aligned: libavutil may keep a few more pixels on the left).
+        var cropped: UnsafeMutablePointer<AVFrame>?
+        defer { av_frame_free(&cropped) }
+        if placement.crop != (0, 0, frame.width, frame.height) {
+            guard let clone = av_frame_clone(frame.pointer) else { throw AVError(code: zapper_averror(ENOMEM), operation: "av_frame_clone") }
+            cropped = clone
+            let crop = placement.crop
+            clone.pointee.crop_left = crop.x
+            clone.pointee.crop_top = crop.y
+            clone.pointee.crop_right = frame.width - crop.x - crop.width
+            clone.pointee.crop_bottom = frame.height - crop.y - crop.height
+            try AVError.check(av_frame_apply_cropping(clone, 0), "av_frame_apply_cropping")
+        }
+        let picture = cropped ?? frame.pointer
+        let source = picture.pointee
         let wanted = (Int(source.width), Int(source.height), source.format, box.width, box.height)
         if context == nil || wanted != key {
             sws_freeContext(context)
@@ -83,10 +99,10 @@ public final class VideoScaler {
             var destination: [UnsafeMutablePointer<UInt8>?] = [raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
                 .advanced(by: box.y * image.stride + box.x * 4), nil, nil, nil]
             var strides: [Int32] = [stride, 0, 0, 0]
-            let sourcePlanes = withUnsafePointer(to: frame.pointer.pointee.data) {
+            let sourcePlanes = withUnsafePointer(to: picture.pointee.data) {
                 $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
             }
-            let sourceStrides = withUnsafePointer(to: frame.pointer.pointee.linesize) {
+            let sourceStrides = withUnsafePointer(to: picture.pointee.linesize) {
                 $0.withMemoryRebound(to: Int32.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
             }
             let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.height, &destination, &strides)

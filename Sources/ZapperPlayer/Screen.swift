@@ -27,6 +27,12 @@ final class Screen {
         overlay.render([])
     }
 
+    /// How pictures fill the screen, from the next picture on.
+    var pictureMode: PictureMode {
+        get { scaler.mode }
+        set { scaler.mode = newValue }
+    }
+
     /// Puts a decoded picture on screen at the next `compose`.
     func show(_ frame: Frame) throws {
         try scaler.draw(frame, into: &video)

@@ -68,6 +68,27 @@ struct PictureAndSoundTests {
         #expect(Array(back.stdout[offset..<offset + 3]) == [frame.rgb(x: 40, y: 560).0, frame.rgb(x: 40, y: 560).1, frame.rgb(x: 40, y: 560).2])
     }
 
+    /// On a square screen, fit leaves bars; fill and zoom cover it (cropping the sides),
+    /// zoom showing a smaller part of the picture than fill.
+    @Test func fillAndZoomCoverTheScreen() throws {
+        let picture = try #require(try decodeNewest(channel: 3, rendition: "720p").pictures.dropFirst(15).first)
+        let scaler = VideoScaler()
+        var images: [PictureMode: XRGBImage] = [:]
+        for mode in PictureMode.allCases {
+            var image = XRGBImage(width: 540, height: 540)
+            scaler.mode = mode
+            try scaler.draw(picture, into: &image)
+            images[mode] = image
+        }
+        #expect(images[.fit]!.rgb(x: 270, y: 10) == (0, 0, 0))
+        for mode in [PictureMode.fill, .zoom] {
+            let image = images[mode]!
+            #expect(image.rgb(x: 270, y: 10) != (0, 0, 0), "\(mode): bar at the top")
+            #expect(image.rgb(x: 270, y: 530) != (0, 0, 0), "\(mode): bar at the bottom")
+        }
+        #expect(images[.fill]!.pixels != images[.zoom]!.pixels)
+    }
+
     @Test func audioIsConvertedToInterleavedStereoForALSA() throws {
         let red = try channel(1)
         let decoded = try decodeNewest(channel: 1, rendition: "240p")

@@ -96,6 +96,10 @@ struct TunerChecker {
             check(view.target == expected, "flip \(delta) from \(targetBefore) went to \(view.target)")
             check(view.target == view.tuned || openCard == view.target, "flip to \(view.target) without its card")
         }
+        if case .select(let number) = input {
+            let expected = tuner.channels.contains(number) ? number : targetBefore
+            check(view.target == expected, "select \(number) from \(targetBefore) went to \(view.target)")
+        }
     }
 
     mutating func end(_ serial: Int) {
@@ -150,6 +154,7 @@ func tunerStep(_ code: Int, checker: TunerChecker) -> (TunerInput, Int) {
         let serial = 1 + pick % (checker.ended.count + 2)
         input = pick % 2 == 0 ? .tuneSucceeded(serial: serial) : .tuneFailed(serial: serial, reason: "stale")
     case 14: input = .info
+    case 15 where pick % 2 == 0: input = .select(pick % 140)
     default: input = .tick
     }
     return (input, checker.now + gap)
