@@ -114,7 +114,9 @@ public struct StateStore: Sendable {
         return Loaded(state: ZapperState(), message: "\(path) \(what) and could not be moved aside (\(error)); using defaults")
     }
 
-    /// Writes `state` atomically and durably (see the type's comment).
+    /// Writes `state` atomically and durably (see the type's comment). It
+    /// blocks on two fsyncs: call it from the player's state-writer thread,
+    /// never from Swift's cooperative pool.
     public func save(_ state: ZapperState) throws(StateStoreError) {
         let data: Data
         do {

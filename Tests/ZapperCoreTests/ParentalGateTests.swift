@@ -19,6 +19,28 @@ import Testing
         }
         #expect(RatingAge.age(of: ProgrammeRating(system: "VCHIP", value: "TV-MA")) == 17)
     }
+
+    static let spellings = ["TV-14", "PG-13", "NC-17", "TV-Y7", "TV-MA", "R18", "FSK 16", "12A", "16+", "U", "18"]
+
+    /// Case, spaces, hyphens and underscores never change a rating's age.
+    @Test func spellingDoesNotMatter() async {
+        let index = Gen.int(in: 0...(Self.spellings.count - 1))
+        await propertyCheck(count: 300, input: index, Gen.int(in: 0...3).array(of: 0...12)) { index, edits in
+            let rating = Self.spellings[index]
+            var respelled = ""
+            for (position, character) in rating.enumerated() {
+                let edit = edits.isEmpty ? 0 : edits[position % edits.count]
+                switch edit {
+                case 1: respelled += character.lowercased()
+                case 2: respelled += " " + String(character)
+                case 3: respelled += String(character) + "_"
+                default: respelled.append(character)
+                }
+            }
+            #expect(RatingAge.age(of: respelled) == RatingAge.age(of: rating), "\(respelled)")
+            #expect(RatingAge.age(of: rating) != nil)
+        }
+    }
 }
 
 @Suite struct ParentalGateTests {

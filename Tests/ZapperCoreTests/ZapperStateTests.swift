@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// Any state comes back equal from its JSON.
+    @Test func anyStateRoundTrips() async {
+        let names = ["eng", "deu", "off", "Audio Description", "fr-CA", "日本語", "a\"b"]
+        let choices = zip(Gen.int(in: 0...(names.count - 1)), Gen.int(in: 0...(names.count - 1))).array(of: 0...6)
+        await propertyCheck(count: 200, input: Gen.int(in: -5...2000), Gen.int(in: 0...100), Gen.int(in: 0...5), choices) {
+            channel, volume, flags, choices in
+            let map = Dictionary(choices.map { ("tvg:" + names[$0.0], names[$0.1]) }, uniquingKeysWith: { a, _ in a })
+            let state = ZapperState(lastChannel: channel < 0 ? nil : channel, lastChannelKey: flags > 2 ? "k\(channel)" : nil,
+                                    volume: volume, muted: flags % 2 == 1, audio: map, subtitles: map,
+                                    picture: PictureMode.allCases[flags % 3])
+            #expect((try? ZapperState.decode(state.encoded())) == state)
+        }
+    }
+
     @Test func volumeStaysInRange() async {
         await propertyCheck(count: 200, input: Gen.int(in: -1000...1000)) { volume in
             var state = ZapperState(volume: volume)
