@@ -42,20 +42,25 @@ public struct ParentalGate: Sendable, Equatable {
     /// What the screen shows.
     public enum State: Sendable, Equatable {
         case open
-        case locked(LockedCard)
+        case locked(Card)
     }
 
-    /// The locked card: picture and sound are withheld while it shows.
-    public struct LockedCard: Sendable, Equatable {
+    /// What the locked card says (the UI's `LockedCard` is filled from it):
+    /// picture and sound are withheld while it shows.
+    public struct Card: Sendable, Equatable {
         public var channel: Int
         /// The rating that locked it, as written ("TV-MA", "18"), or "unrated".
         public var rating: String
         public var digitsTyped: Int
         public var pinLength: Int
-        /// "Enter PIN", "Wrong PIN – 3 tries left", "Too many wrong PINs – wait 30 s".
+        /// "Enter PIN to watch", "Wrong PIN – 3 tries left", "Too many wrong PINs – try again in 30 s".
         public var message: String
         /// Seconds until PIN entry opens again; `nil` when it is open.
         public var lockoutSeconds: Int?
+        /// The message reports a wrong PIN or a lockout (drawn as a warning).
+        public var isWarning: Bool
+        /// "Rated 18", or "Unrated" when an unknown rating locked it.
+        public var reason: String { rating == "unrated" ? "Unrated" : "Rated \(rating)" }
     }
 
     /// For the event log.
@@ -182,14 +187,16 @@ public struct ParentalGate: Sendable, Equatable {
     /// What to draw at `now`.
     public func state(now: Int) -> State {
         guard isLocked, let channel else { return .open }
-        var card = LockedCard(channel: channel, rating: restriction ?? "unrated", digitsTyped: typed.count,
-                              pinLength: policy.pinLength, message: "Enter PIN", lockoutSeconds: nil)
+        var card = Card(channel: channel, rating: restriction ?? "unrated", digitsTyped: typed.count,
+                        pinLength: policy.pinLength, message: "Enter PIN to watch", lockoutSeconds: nil, isWarning: false)
         if let until = lockedUntil, now < until {
             let seconds = (until - now + 999) / 1000
             card.lockoutSeconds = seconds
             card.message = "Too many wrong PINs – try again in \(Self.spoken(seconds: seconds))"
+            card.isWarning = true
         } else if let left = lastWrongTriesLeft, left > 0 {
             card.message = "Wrong PIN – \(left) \(left == 1 ? "try" : "tries") left"
+            card.isWarning = true
         }
         return .locked(card)
     }

@@ -51,7 +51,7 @@ import Testing
         ParentalGate(policy: .init(maxAge: maxAge, lockUnknown: lockUnknown, unlockTimeoutMs: 60_000))
     }
 
-    mutating func type(_ digits: String, into gate: inout ParentalGate, at now: Int) -> [ParentalGate.Event] {
+    func type(_ digits: String, into gate: inout ParentalGate, at now: Int) -> [ParentalGate.Event] {
         digits.flatMap { gate.enter(digit: Int(String($0))!, now: now, verify: verify) }
     }
 
@@ -76,14 +76,17 @@ import Testing
         #expect(strict.restriction(channelRating: nil, programmeRating: ProgrammeRating(value: "12")) == nil)
     }
 
-    @Test mutating func theRightPINUnlocksUntilTheChannelChanges() {
+    @Test func theRightPINUnlocksUntilTheChannelChanges() throws {
         var gate = gate()
         #expect(gate.update(channel: 5, channelRating: "18", programmeRating: nil, now: 0) == [.locked(channel: 5, rating: "18")])
         #expect(gate.isLocked)
         #expect(gate.state(now: 0) == .locked(.init(channel: 5, rating: "18", digitsTyped: 0, pinLength: 4,
-                                                    message: "Enter PIN", lockoutSeconds: nil)))
+                                                    message: "Enter PIN to watch", lockoutSeconds: nil, isWarning: false)))
         #expect(type("47", into: &gate, at: 10).isEmpty)
-        if case .locked(let card) = gate.state(now: 10) { #expect(card.digitsTyped == 2) } else { Issue.record("open") }
+        do {
+            let card = try #require(gate.state(now: 10).card)
+            #expect(card.digitsTyped == 2)
+        }
         #expect(type("11", into: &gate, at: 20) == [.unlocked(channel: 5, reason: .pin)])
         #expect(gate.state(now: 20) == .open && !gate.isLocked)
         #expect(gate.update(channel: 5, channelRating: "18", programmeRating: nil, now: 30).isEmpty)
@@ -93,7 +96,7 @@ import Testing
         #expect(gate.update(channel: 5, channelRating: "18", programmeRating: nil, now: 50) == [.locked(channel: 5, rating: "18")])
     }
 
-    @Test mutating func anUnlockTimesOut() {
+    @Test func anUnlockTimesOut() {
         var gate = gate()
         _ = gate.update(channel: 5, channelRating: "18", programmeRating: nil, now: 0)
         _ = type(Self.pin, into: &gate, at: 1_000)
@@ -109,17 +112,23 @@ import Testing
         #expect(gate.update(channel: 1, channelRating: nil, programmeRating: nil, now: 2) == [.unlocked(channel: 1, reason: .notRestricted)])
     }
 
-    @Test mutating func wrongPINsCountDownThenLockEntryForAGrowingTime() {
+    @Test func wrongPINsCountDownThenLockEntryForAGrowingTime() throws {
         var gate = gate()
         _ = gate.update(channel: 5, channelRating: "18", programmeRating: nil, now: 0)
         #expect(type("0000", into: &gate, at: 0) == [.pinRejected(channel: 5, triesLeft: 4, lockoutSeconds: nil)])
-        if case .locked(let card) = gate.state(now: 0) {
-            #expect(card.message == "Wrong PIN – 4 tries left" && card.digitsTyped == 0)
+        do {
+            let card = try #require(gate.state(now: 0).card)
+            #expect(card.message == "Wrong PIN – 4 tries left" && card.digitsTyped == 0 && card.isWarning)
+            #expect(card.reason == "Rated 18")
         }
         for _ in 0..<3 { _ = type("0000", into: &gate, at: 0) }
-        if case .locked(let card) = gate.state(now: 0) { #expect(card.message == "Wrong PIN – 1 try left") }
+        do {
+            let card = try #require(gate.state(now: 0).card)
+            #expect(card.message == "Wrong PIN – 1 try left")
+        }
         #expect(type("0000", into: &gate, at: 0) == [.pinRejected(channel: 5, triesLeft: 0, lockoutSeconds: 30)])
-        if case .locked(let card) = gate.state(now: 500) {
+        do {
+            let card = try #require(gate.state(now: 500).card)
             #expect(card.lockoutSeconds == 30 && card.message == "Too many wrong PINs – try again in 30 s")
         }
         // Digits, even the right PIN, are ignored during the lockout; flipping away does not reset it.
@@ -129,9 +138,13 @@ import Testing
         // After it, 5 more wrong ones lock for twice as long.
         for _ in 0..<4 { _ = type("1111", into: &gate, at: 30_000) }
         #expect(type("1111", into: &gate, at: 30_000) == [.pinRejected(channel: 6, triesLeft: 0, lockoutSeconds: 60)])
-        if case .locked(let card) = gate.state(now: 30_000) { #expect(card.message == "Too many wrong PINs – try again in 1 min") }
-        if case .locked(let card) = gate.state(now: 90_000) {
-            #expect(card.lockoutSeconds == nil && card.message == "Enter PIN")
+        do {
+            let card = try #require(gate.state(now: 30_000).card)
+            #expect(card.message == "Too many wrong PINs – try again in 1 min")
+        }
+        do {
+            let card = try #require(gate.state(now: 90_000).card)
+            #expect(card.lockoutSeconds == nil && card.message == "Enter PIN to watch" && !card.isWarning)
         }
         // A success resets everything: the next wrong PIN has 4 tries left again.
         #expect(type(Self.pin, into: &gate, at: 90_000) == [.unlocked(channel: 6, reason: .pin)])
@@ -139,7 +152,7 @@ import Testing
         #expect(type("0000", into: &gate, at: 90_002) == [.pinRejected(channel: 7, triesLeft: 4, lockoutSeconds: nil)])
     }
 
-    @Test mutating func digitsAreIgnoredWhenNothingIsLockedAndBackClearsThem() {
+    @Test func digitsAreIgnoredWhenNothingIsLockedAndBackClearsThem() {
         var gate = gate()
         _ = gate.update(channel: 1, channelRating: "6", programmeRating: nil, now: 0)
         #expect(type("4711", into: &gate, at: 0).isEmpty)
@@ -170,5 +183,11 @@ import Testing
             }
             #expect(gate.isLocked)
         }
+    }
+}
+
+extension ParentalGate.State {
+    var card: ParentalGate.Card? {
+        if case .locked(let card) = self { card } else { nil }
     }
 }
