@@ -8,9 +8,11 @@ import Foundation
 /// configuration file can try them all whatever the hash; the salt and the
 /// iterations only stop the PIN from being read off at a glance or looked up
 /// in a table. What really protects it is the file's permissions and the
-/// gate's lockouts on the remote.
+/// gate's lockouts on the remote. For the same reason the default iteration
+/// count is modest: verifying runs when the last digit is typed and must
+/// not keep the card waiting.
 public enum PINHash {
-    public static let defaultIterations = 50_000
+    public static let defaultIterations = 10_000
     /// A stored hash asking for more than this is refused, so a bad file cannot hang the box.
     public static let maximumIterations = 5_000_000
 

@@ -118,6 +118,18 @@ import ZapperCore
         #expect(!PINHash.verify(pin: "", against: stored))
     }
 
+    @Test func theDefaultCostIsModest() {
+        let clock = ContinuousClock()
+        var stored = ""
+        let elapsed = clock.measure {
+            stored = PINHash.hash(pin: "2468")
+            #expect(PINHash.verify(pin: "2468", against: stored))
+        }
+        print("hash + verify with \(PINHash.defaultIterations) iterations took \(elapsed)")
+        #expect(stored.hasPrefix("sha256:\(PINHash.defaultIterations):"))
+        #expect(elapsed < .seconds(5))
+    }
+
     @Test func saltsDiffer() {
         #expect(PINHash.hash(pin: "0000", iterations: 10) != PINHash.hash(pin: "0000", iterations: 10))
     }
