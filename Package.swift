@@ -18,6 +18,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
     ],
     targets: [
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
@@ -48,6 +50,12 @@ let package = Package(
         // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient).
         .target(name: "ZapperHLS", dependencies: [
             "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+
+        // Settings on disk: the state file (atomic, durable writes), the TOML
+        // configuration file (TOMLKit) and the parental PIN's hash (SHA-256).
+        .target(name: "ZapperSettings", dependencies: [
+            "ZapperCore", "TOMLKit", .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
         // The player: a tuned channel's pipeline, the audio thread, the
@@ -92,6 +100,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
+        .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]
 )

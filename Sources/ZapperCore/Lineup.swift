@@ -9,19 +9,24 @@ public struct LineupChannel: Sendable, Equatable {
     public var guideID: String?
     public var logo: URL?
     public var group: String?
+    /// The channel's own content rating: `tvg-rating` (or `rating`) of its
+    /// `#EXTINF`, or "18" for `censored="1"` (how providers mark adult channels).
+    /// Checked against the parental limit with `RatingAge`.
+    public var rating: String?
     /// Every attribute of the `#EXTINF` line, known or not.
     public var attributes: [String: String]
     /// Where it was read from (1-based line of its `#EXTINF`, or of its URL).
     public var line: Int
 
     public init(number: Int, name: String, url: URL, guideID: String? = nil, logo: URL? = nil,
-                group: String? = nil, attributes: [String: String] = [:], line: Int = 0) {
+                group: String? = nil, rating: String? = nil, attributes: [String: String] = [:], line: Int = 0) {
         self.number = number
         self.name = name
         self.url = url
         self.guideID = guideID
         self.logo = logo
         self.group = group
+        self.rating = rating
         self.attributes = attributes
         self.line = line
     }

@@ -110,9 +110,22 @@ public enum M3UPlusParser {
             let group = entry.attributes["group-title"].flatMap { $0.isEmpty ? nil : $0 } ?? entry.group
             channels.append(LineupChannel(number: assigned, name: name, url: url,
                                           guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
-                                          logo: logo, group: group, attributes: entry.attributes, line: entry.line))
+                                          logo: logo, group: group, rating: rating(entry.attributes),
+                                          attributes: entry.attributes, line: entry.line))
         }
         return Lineup(channels: channels, guideURL: guideURL, problems: problems.sorted { $0.line < $1.line })
+    }
+
+    /// `censored="1"` (or `true`), which providers put on adult channels,
+    /// reads as "18" whatever else the line says (the stricter reading wins);
+    /// otherwise `tvg-rating` or `rating` when given.
+    static func rating(_ attributes: [String: String]) -> String? {
+        let censored = attributes["censored"]?.trimmingCharacters(in: .whitespaces).lowercased()
+        if censored == "1" || censored == "true" { return "18" }
+        for key in ["tvg-rating", "rating"] {
+            if let value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+        }
+        return nil
     }
 
     /// Splits `-1 key="v, w" other=x,Title, with comma` into attributes and title:

@@ -45,6 +45,27 @@ import Testing
         #expect(sky.url.absoluteString == "https://live.example/sky.m3u8?token=a,b")
     }
 
+    @Test func readsChannelRatingsAndCensoredChannels() {
+        let text = """
+            #EXTM3U
+            #EXTINF:-1 tvg-chno="1" tvg-rating="TV-PG",Rated
+            http://a.example/1.m3u8
+            #EXTINF:-1 tvg-chno="2" rating=16,Plain rating attribute
+            http://a.example/2.m3u8
+            #EXTINF:-1 tvg-chno="3" censored="1",Adult
+            http://a.example/3.m3u8
+            #EXTINF:-1 tvg-chno="4" censored="0",Not censored
+            http://a.example/4.m3u8
+            #EXTINF:-1 tvg-chno="5" censored="1" tvg-rating="16",Censored wins over a milder rating
+            http://a.example/5.m3u8
+            #EXTINF:-1 tvg-chno="6" tvg-rating="",Empty rating
+            http://a.example/6.m3u8
+            """
+        let lineup = M3UPlusParser.parse(text, source: "rated.m3u")
+        #expect(lineup.problems.isEmpty)
+        #expect(lineup.channels.map(\.rating) == ["TV-PG", "16", "18", nil, "18", nil])
+    }
+
     @Test func reportsBadLinesByNumberAndKeepsTheGoodOnes() {
         let text = """
             #EXTM3U

@@ -1,0 +1,64 @@
+/// The configuration's values: what is not a command-line flag. ZapperSettings'
+/// `ConfigFile` reads them from TOML (its doc comment lists the keys); a flag
+/// given on the command line wins over the file.
+public struct ZapperConfig: Sendable, Equatable {
+    /// The lineup: a file path or an http(s) URL.
+    public var lineup: String?
+    /// The XMLTV guide: a file path or an http(s) URL; else the lineup's `url-tvg`.
+    public var guide: String?
+    /// A keymap file laid over the default bindings.
+    public var keymap: String?
+    /// The channel to tune when no last channel is remembered.
+    public var defaultChannel: Int?
+    public var parental: Parental
+    public var signage: Signage
+
+    public struct Parental: Sendable, Equatable {
+        /// The highest age a programme or channel may be rated for without a
+        /// PIN; `nil` turns parental control off.
+        public var maxAge: Int?
+        /// Lock channels and programmes whose rating is unknown or missing.
+        public var lockUnknown: Bool
+        /// The PIN as `PINHash` writes it (`sha256:<iterations>:<salt>:<hash>`).
+        public var pinHash: String?
+        /// Digits in the PIN.
+        public var pinLength: Int
+        /// How long an unlock lasts on the same channel, in seconds.
+        public var unlockTimeout: Int
+
+        public init(maxAge: Int? = nil, lockUnknown: Bool = false, pinHash: String? = nil,
+                    pinLength: Int = 4, unlockTimeout: Int = 4 * 3600) {
+            self.maxAge = maxAge
+            self.lockUnknown = lockUnknown
+            self.pinHash = pinHash
+            self.pinLength = pinLength
+            self.unlockTimeout = unlockTimeout
+        }
+    }
+
+    /// For a lobby or waiting-room screen nobody operates.
+    public struct Signage: Sendable, Equatable {
+        /// Start with the sound muted, whatever the saved state says.
+        public var startMuted: Bool
+        /// Never show the "swipe up for more" hint.
+        public var noHint: Bool
+        /// The panel never opens.
+        public var panelDisabled: Bool
+
+        public init(startMuted: Bool = false, noHint: Bool = false, panelDisabled: Bool = false) {
+            self.startMuted = startMuted
+            self.noHint = noHint
+            self.panelDisabled = panelDisabled
+        }
+    }
+
+    public init(lineup: String? = nil, guide: String? = nil, keymap: String? = nil, defaultChannel: Int? = nil,
+                parental: Parental = Parental(), signage: Signage = Signage()) {
+        self.lineup = lineup
+        self.guide = guide
+        self.keymap = keymap
+        self.defaultChannel = defaultChannel
+        self.parental = parental
+        self.signage = signage
+    }
+}

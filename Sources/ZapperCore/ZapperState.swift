@@ -1,0 +1,88 @@
+import Foundation
+
+/// What the box remembers across restarts and power cuts: the last channel,
+/// the sound, per-channel audio and subtitle choices and the picture mode.
+/// ZapperSettings' `StateStore` writes it atomically as JSON.
+///
+/// Reading is forgiving: a key that is missing (an older file) takes its
+/// default, and a volume out of range is clamped, so an old or hand-edited
+/// file never loses the rest of the state.
+public struct ZapperState: Codable, Equatable, Sendable {
+    /// The version this code writes. Files with other versions are still read
+    /// key by key.
+    public static let currentSchema = 1
+    /// The subtitle choice that means "no subtitles".
+    public static let subtitlesOff = "off"
+
+    public var schema: Int
+    /// The number of the channel last tuned, to tune again at start.
+    public var lastChannel: Int?
+    /// The last channel's `LineupChannel.stateKey`, so a renumbered lineup
+    /// still finds it (tried before `lastChannel`).
+    public var lastChannelKey: String?
+    /// 0…100.
+    public var volume: Int {
+        didSet { volume = Self.clampVolume(volume) }
+    }
+    public var muted: Bool
+    /// Channel key (`LineupChannel.stateKey`) → chosen audio rendition, by
+    /// language or name as the stream lists it.
+    public var audio: [String: String]
+    /// Channel key → chosen subtitles by language or name, or `subtitlesOff`.
+    /// A channel not listed uses the stream's default.
+    public var subtitles: [String: String]
+    public var picture: PictureMode
+
+    public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
+                audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
+        self.schema = Self.currentSchema
+        self.lastChannel = lastChannel
+        self.lastChannelKey = lastChannelKey
+        self.volume = Self.clampVolume(volume)
+        self.muted = muted
+        self.audio = audio
+        self.subtitles = subtitles
+        self.picture = picture
+    }
+
+    static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
+
+    enum CodingKeys: String, CodingKey {
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = ZapperState()
+        schema = try container.decodeIfPresent(Int.self, forKey: .schema) ?? Self.currentSchema
+        lastChannel = try container.decodeIfPresent(Int.self, forKey: .lastChannel)
+        lastChannelKey = try container.decodeIfPresent(String.self, forKey: .lastChannelKey)
+        volume = Self.clampVolume(try container.decodeIfPresent(Int.self, forKey: .volume) ?? defaults.volume)
+        muted = try container.decodeIfPresent(Bool.self, forKey: .muted) ?? defaults.muted
+        audio = try container.decodeIfPresent([String: String].self, forKey: .audio) ?? [:]
+        subtitles = try container.decodeIfPresent([String: String].self, forKey: .subtitles) ?? [:]
+        picture = try container.decodeIfPresent(PictureMode.self, forKey: .picture) ?? defaults.picture
+    }
+
+    /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        var data = try encoder.encode(self)
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads `encoded()`'s JSON; throws `DecodingError` for anything that is
+    /// not a JSON object of the right shape (empty, truncated, garbage).
+    public static func decode(_ data: Data) throws -> ZapperState {
+        try JSONDecoder().decode(ZapperState.self, from: data)
+    }
+}
+
+extension LineupChannel {
+    /// The key that per-channel choices are remembered under: the guide id
+    /// when there is one (it survives renumbering and new stream URLs), else
+    /// the stream URL.
+    public var stateKey: String { guideID.map { "tvg:" + $0 } ?? url.absoluteString }
+}

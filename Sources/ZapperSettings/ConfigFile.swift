@@ -1,0 +1,232 @@
+import Foundation
+import TOMLKit
+import ZapperCore
+
+/// Reads the configuration file (TOML) into a `ZapperConfig`.
+///
+/// The default file is `/etc/zapper/zapper.toml`; when it is missing the
+/// defaults apply. A file named with `--config` must exist. Unknown keys and
+/// values of the wrong type are errors that name the file, the line and the
+/// key; all of a file's problems are reported at once. Every key is optional:
+///
+/// ```toml
+/// # /etc/zapper/zapper.toml
+///
+/// # The lineup: an M3U Plus file or an http(s) URL (the command line's lineup wins).
+/// lineup = "/etc/zapper/channels.m3u"
+/// # XMLTV guide, file or http(s); default: the lineup's url-tvg.
+/// guide = "https://guide.example.net/guide.xml.gz"
+/// # A keymap file laid over the default bindings.
+/// keymap = "/etc/zapper/keymap"
+/// # Tuned when no last channel is remembered.
+/// default-channel = 1
+///
+/// [parental]
+/// # The highest rating watched without the PIN: an age (12) or a rating
+/// # ("PG-13", "TV-14", "FSK 16", "15", "18"). Leave it out to turn parental control off.
+/// max-rating = "TV-14"
+/// # Also lock channels and programmes with no rating or one we do not know.
+/// lock-unknown = false
+/// # The PIN's hash, as PINHash.hash(pin:) writes it (this example's is of no real PIN:
+/// # make your own). Keep this file readable by root only.
+/// pin-hash = "sha256:50000:00112233445566778899aabbccddeeff:7c9f1b6b4a4e1e0b8d1f3ad5a1f3f5c6f8b0b2a4c6d8e0f2a4b6c8d0e2f4a6b8"
+/// # Digits in the PIN.
+/// pin-length = 4
+/// # How long an unlock lasts on one channel, in seconds (it also ends when the channel changes).
+/// unlock-timeout = 14400
+///
+/// [signage]
+/// # For screens nobody operates: start muted, never show the "swipe up" hint, never open the panel.
+/// start-muted = false
+/// no-hint = false
+/// panel-disabled = false
+/// ```
+public enum ConfigFile {
+    public static let defaultPath = "/etc/zapper/zapper.toml"
+
+    /// Reads `path`, or the default path when `path` is `nil` (then a missing
+    /// file gives the defaults).
+    public static func load(path: String?) throws(ConfigFileError) -> ZapperConfig {
+        let file = path ?? defaultPath
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            let missing = !FileManager.default.fileExists(atPath: file)
+            if missing, path == nil { return ZapperConfig() }
+            throw ConfigFileError(file: file, problems: [.init(line: nil, key: nil, message: missing
+                ? "no such file" : "cannot be read (\((error as NSError).localizedDescription))")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ConfigFileError(file: file, problems: [.init(line: nil, key: nil, message: "is not UTF-8 text")])
+        }
+        return try parse(text, file: file)
+    }
+
+    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ZapperConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigFileError(file: file, problems: [.init(line: error.source.begin.line, key: nil,
+                                                               message: error.description)])
+        } catch {
+            throw ConfigFileError(file: file, problems: [.init(line: nil, key: nil, message: "\(error)")])
+        }
+        var reader = Reader(text: text)
+        let config = reader.read(table)
+        if !reader.problems.isEmpty {
+            throw ConfigFileError(file: file, problems: reader.problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
+        }
+        return config
+    }
+
+    /// Walks the table, collecting a problem for each unknown key or bad value.
+    struct Reader {
+        let lines: [Substring]
+        var problems: [ConfigFileError.Problem] = []
+
+        init(text: String) {
+            lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        }
+
+        mutating func read(_ root: TOMLTable) -> ZapperConfig {
+            var config = ZapperConfig()
+            check(root, section: nil, known: ["lineup", "guide", "keymap", "default-channel", "parental", "signage"])
+            config.lineup = string(root, "lineup", section: nil)
+            config.guide = string(root, "guide", section: nil)
+            config.keymap = string(root, "keymap", section: nil)
+            if let channel = int(root, "default-channel", section: nil) {
+                if channel > 0 { config.defaultChannel = channel } else { fail("default-channel", nil, "must be a channel number (1 or more)") }
+            }
+            if let parental = subtable(root, "parental") {
+                let section = "parental"
+                check(parental, section: section,
+                      known: ["max-rating", "lock-unknown", "pin-hash", "pin-length", "unlock-timeout"])
+                config.parental.maxAge = maxAge(parental)
+                config.parental.lockUnknown = bool(parental, "lock-unknown", section: section) ?? false
+                if let hash = string(parental, "pin-hash", section: section) {
+                    if PINHash.isWellFormed(hash) { config.parental.pinHash = hash } else {
+                        fail("pin-hash", section, "is not a PIN hash (sha256:<iterations>:<salt hex>:<hash hex>)")
+                    }
+                }
+                if let length = int(parental, "pin-length", section: section) {
+                    if (1...12).contains(length) { config.parental.pinLength = length } else {
+                        fail("pin-length", section, "must be 1 to 12 digits, not \(length)")
+                    }
+                }
+                if let timeout = int(parental, "unlock-timeout", section: section) {
+                    if timeout > 0 { config.parental.unlockTimeout = timeout } else {
+                        fail("unlock-timeout", section, "must be a number of seconds above 0")
+                    }
+                }
+            }
+            if let signage = subtable(root, "signage") {
+                let section = "signage"
+                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled"])
+                config.signage.startMuted = bool(signage, "start-muted", section: section) ?? false
+                config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
+                config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
+            }
+            return config
+        }
+
+        mutating func maxAge(_ table: TOMLTable) -> Int? {
+            guard let value = table["max-rating"] else { return nil }
+            if let age = value.int {
+                if (0...21).contains(age) { return age }
+                fail("max-rating", "parental", "\(age) is not an age (0 to 21)")
+            } else if let rating = value.string {
+                if let age = RatingAge.age(of: rating) { return age }
+                fail("max-rating", "parental", "\"\(rating)\" is not a rating Zapper knows (try an age such as 12)")
+            } else {
+                fail("max-rating", "parental", "expected an age or a rating, found \(value.type)")
+            }
+            return nil
+        }
+
+        mutating func check(_ table: TOMLTable, section: String?, known: Set<String>) {
+            for key in table.keys where !known.contains(key) {
+                fail(key, section, "unknown key (known: \(known.sorted().joined(separator: ", ")))")
+            }
+        }
+
+        mutating func subtable(_ table: TOMLTable, _ key: String) -> TOMLTable? {
+            guard let value = table[key] else { return nil }
+            guard let sub = value.table else {
+                fail(key, nil, "expected a table [\(key)], found \(value.type)")
+                return nil
+            }
+            return sub
+        }
+
+        mutating func string(_ table: TOMLTable, _ key: String, section: String?) -> String? {
+            value(table, key, section: section, as: .string) { $0.string }
+        }
+
+        mutating func int(_ table: TOMLTable, _ key: String, section: String?) -> Int? {
+            value(table, key, section: section, as: .int) { $0.int }
+        }
+
+        mutating func bool(_ table: TOMLTable, _ key: String, section: String?) -> Bool? {
+            value(table, key, section: section, as: .bool) { $0.bool }
+        }
+
+        mutating func value<T>(_ table: TOMLTable, _ key: String, section: String?, as type: TOMLType,
+                               _ convert: (any TOMLValueConvertible) -> T?) -> T? {
+            guard let value = table[key] else { return nil }
+            if let converted = convert(value) { return converted }
+            fail(key, section, "expected \(type == .int ? "an" : "a") \(type), found \(value.type)")
+            return nil
+        }
+
+        mutating func fail(_ key: String, _ section: String?, _ message: String) {
+            problems.append(.init(line: line(of: key, in: section), key: section.map { "\($0).\(key)" } ?? key,
+                                  message: message))
+        }
+
+        /// TOMLKit does not say where a value was, so the key's line is found
+        /// in the text: the first `key =` (bare or quoted) inside its section.
+        func line(of key: String, in section: String?) -> Int? {
+            var current: String?
+            for (index, raw) in lines.enumerated() {
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("[") {
+                    current = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                        .split(separator: "#").first.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")) }
+                    if section == nil, current == key { return index + 1 }
+                    continue
+                }
+                guard current == section else { continue }
+                for spelling in [key, "\"\(key)\"", "'\(key)'"] where line.hasPrefix(spelling) {
+                    if line.dropFirst(spelling.count).trimmingCharacters(in: .whitespaces).hasPrefix("=") {
+                        return index + 1
+                    }
+                }
+            }
+            return nil
+        }
+    }
+}
+
+/// Everything wrong with a configuration file, one problem per line:
+/// `FILE:LINE: KEY: what is wrong`.
+public struct ConfigFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Problem: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int?
+        /// `max-rating` in a section is `parental.max-rating`.
+        public var key: String?
+        public var message: String
+
+        public var description: String { [key, message].compactMap { $0 }.joined(separator: ": ") }
+    }
+
+    public var file: String
+    public var problems: [Problem]
+
+    public var description: String {
+        problems.map { problem in
+            (problem.line.map { "\(file):\($0)" } ?? file) + ": \(problem)"
+        }.joined(separator: "\n")
+    }
+}

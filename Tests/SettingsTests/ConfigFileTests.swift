@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import ZapperCore
+@testable import ZapperSettings
+
+@Suite struct ConfigFileTests {
+    /// The example in ConfigFile's doc comment, the one the README shows.
+    static func documentedExample() throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources/ZapperSettings/ConfigFile.swift")
+        let lines = try String(contentsOf: source, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.contains("/// ```toml") })
+        let end = try #require(lines[(start + 1)...].firstIndex { $0.contains("/// ```") })
+        return lines[(start + 1)..<end].map { $0.replacingOccurrences(of: "/// ", with: "").replacingOccurrences(of: "///", with: "") }
+            .joined(separator: "\n")
+    }
+
+    @Test func readsTheDocumentedExample() throws {
+        let config = try ConfigFile.parse(try Self.documentedExample(), file: "zapper.toml")
+        #expect(config.lineup == "/etc/zapper/channels.m3u")
+        #expect(config.guide == "https://guide.example.net/guide.xml.gz")
+        #expect(config.keymap == "/etc/zapper/keymap")
+        #expect(config.defaultChannel == 1)
+        #expect(config.parental.maxAge == 14)  // TV-14
+        #expect(config.parental.lockUnknown == false)
+        #expect(config.parental.pinHash?.hasPrefix("sha256:50000:") == true)
+        #expect(config.parental.pinLength == 4 && config.parental.unlockTimeout == 14400)
+        #expect(config.signage == ZapperConfig.Signage())
+    }
+
+    @Test func anEmptyFileGivesTheDefaults() throws {
+        #expect(try ConfigFile.parse("# nothing here\n", file: "empty.toml") == ZapperConfig())
+    }
+
+    @Test func readsAgesAndSignage() throws {
+        let config = try ConfigFile.parse("""
+            [parental]
+            max-rating = 12
+            lock-unknown = true
+            [signage]
+            start-muted = true
+            no-hint = true
+            panel-disabled = true
+            """, file: "lobby.toml")
+        #expect(config.parental.maxAge == 12 && config.parental.lockUnknown)
+        #expect(config.signage == ZapperConfig.Signage(startMuted: true, noHint: true, panelDisabled: true))
+    }
+
+    func problems(_ text: String) -> String {
+        do {
+            _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func unknownKeysAndWrongTypesNameTheFileTheLineAndTheKey() {
+        let message = problems("""
+            lineup = "/x.m3u"
+            default-chanel = 3
+
+            [parental]
+            max-rating = true
+            pin-length = "4"
+
+            [signage]
+            start-muted = 1
+            """)
+        #expect(message == """
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, keymap, lineup, parental, signage)
+            /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
+            /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
+            /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer
+            """)
+    }
+
+    @Test func badValuesAreExplained() {
+        #expect(problems("[parental]\nmax-rating = \"PG-99\"\n")
+            == "/etc/zapper/zapper.toml:2: parental.max-rating: \"PG-99\" is not a rating Zapper knows (try an age such as 12)")
+        #expect(problems("[parental]\npin-hash = \"1234\"\n")
+            == "/etc/zapper/zapper.toml:2: parental.pin-hash: is not a PIN hash (sha256:<iterations>:<salt hex>:<hash hex>)")
+        #expect(problems("default-channel = 0\n") == "/etc/zapper/zapper.toml:1: default-channel: must be a channel number (1 or more)")
+        #expect(problems("signage = 3\n") == "/etc/zapper/zapper.toml:1: signage: expected a table [signage], found integer")
+    }
+
+    @Test func syntaxErrorsGiveTheLine() {
+        let message = problems("lineup = \"/x.m3u\"\nguide = \n")
+        #expect(message.hasPrefix("/etc/zapper/zapper.toml:2: "), "\(message)")
+    }
+
+    @Test func aMissingFileIsFineOnlyAtTheDefaultPath() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-no-such-\(UUID()).toml").path
+        #expect(throws: ConfigFileError(file: missing, problems: [.init(line: nil, key: nil, message: "no such file")])) {
+            try ConfigFile.load(path: missing)
+        }
+        if !FileManager.default.fileExists(atPath: ConfigFile.defaultPath) {
+            #expect(try ConfigFile.load(path: nil) == ZapperConfig())
+        }
+    }
+
+    @Test func loadsAFile() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-\(UUID()).toml")
+        try Data("keymap = \"/k\"\n".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try ConfigFile.load(path: url.path).keymap == "/k")
+    }
+}
+
+@Suite struct PINHashTests {
+    @Test func verifiesTheRightPINOnly() {
+        let stored = PINHash.hash(pin: "4711", iterations: 1000)
+        #expect(stored.hasPrefix("sha256:1000:"))
+        #expect(PINHash.isWellFormed(stored))
+        #expect(PINHash.verify(pin: "4711", against: stored))
+        #expect(!PINHash.verify(pin: "4712", against: stored))
+        #expect(!PINHash.verify(pin: "47110", against: stored))
+        #expect(!PINHash.verify(pin: "", against: stored))
+    }
+
+    @Test func theDefaultCostIsModest() {
+        let clock = ContinuousClock()
+        var stored = ""
+        let elapsed = clock.measure {
+            stored = PINHash.hash(pin: "2468")
+            #expect(PINHash.verify(pin: "2468", against: stored))
+        }
+        print("hash + verify with \(PINHash.defaultIterations) iterations took \(elapsed)")
+        #expect(stored.hasPrefix("sha256:\(PINHash.defaultIterations):"))
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test func saltsDiffer() {
+        #expect(PINHash.hash(pin: "0000", iterations: 10) != PINHash.hash(pin: "0000", iterations: 10))
+    }
+
+    @Test func isDeterministicForAGivenSaltAndMatchesSHA256() {
+        // One iteration is SHA-256(salt ‖ pin): salt "ab" + "1234" = SHA-256("\u{AB}1234"), checked with sha256sum.
+        let one = PINHash.hash(pin: "1234", salt: [0xAB], iterations: 1)
+        #expect(one == "sha256:1:ab:" + Self.expectedOneIteration)
+        #expect(PINHash.hash(pin: "1234", salt: [1, 2], iterations: 7) == PINHash.hash(pin: "1234", salt: [1, 2], iterations: 7))
+        #expect(PINHash.hash(pin: "1234", salt: [1, 2], iterations: 7) != PINHash.hash(pin: "1234", salt: [1, 2], iterations: 8))
+    }
+
+    static let expectedOneIteration = "11da4cef9045641ded96e1e4a6fa29022a358b05d784f857dd0b482d1af64655"
+
+    @Test func malformedHashesVerifyNothing() {
+        let good = PINHash.hash(pin: "1", iterations: 2)
+        let parts = good.split(separator: ":").map(String.init)
+        for bad in ["", "1234", "md5:2:\(parts[2]):\(parts[3])", "sha256:0:\(parts[2]):\(parts[3])",
+                    "sha256:99999999:\(parts[2]):\(parts[3])", "sha256:2::\(parts[3])", "sha256:2:\(parts[2]):abc",
+                    "sha256:2:zz:\(parts[3])", "sha256:2:\(parts[2]):\(parts[3]):extra"] {
+            #expect(!PINHash.isWellFormed(bad), "\(bad)")
+            #expect(!PINHash.verify(pin: "1", against: bad))
+        }
+    }
+}
