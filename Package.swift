@@ -61,7 +61,7 @@ let package = Package(
         // The player: a tuned channel's pipeline, the audio thread, the
         // presentation loop, the event log and automation.
         .target(name: "ZapperPlayer", dependencies: [
-            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI", "ZapperGuide",
+            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI", "ZapperGuide", "ZapperSettings",
         ]),
 
         // The demo/test origin: a live HLS server on loopback.
@@ -74,6 +74,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+            "ZapperSettings", "ZapperHLS",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [

@@ -42,6 +42,10 @@ extension Player {
     }
 
     private func announce(_ level: (volume: Int, muted: Bool)) {
+        keeper.change {
+            $0.volume = level.volume
+            $0.muted = level.muted
+        }
         log.emit("volume", [("level", .int(level.volume)), ("muted", .bool(level.muted))])
         Self.say(level.muted ? "sound muted" : "volume \(level.volume)")
     }

@@ -17,6 +17,10 @@ extension Player {
                 log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
                 Self.say("first frame of \(number) in \(zap) ms")
                 presented = number
+                keeper.change {
+                    $0.lastChannel = number
+                    $0.lastChannelKey = channels[number]?.stateKey
+                }
             case let .loadFailed(number, serial, reason):
                 // The engine's own failures are in the log already; the watchdog's is not.
                 let reported = playback?.serial == serial && playback?.failures.isFailing == true

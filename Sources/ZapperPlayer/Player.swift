@@ -4,6 +4,7 @@ import Synchronization
 import ZapperAudio
 import ZapperCore
 import ZapperMedia
+import ZapperSettings
 
 /// The running appliance (DESIGN §2–4): one loop owns the screen. Each tick it
 /// takes in keys and news from the media threads, lets the tuner decide,
@@ -23,6 +24,11 @@ public final class Player {
         public var guideSource: String?
         /// Keep the next and previous channels ready for an instant flip.
         public var warmNeighbours = true
+        /// The configuration file's settings (parental control, signage).
+        public var config = ZapperConfig()
+        /// The state restored at start, and where changes to it are saved (nil: not saved).
+        public var state = ZapperState()
+        public var stateStore: StateStore?
         public init() {}
     }
 
@@ -43,6 +49,7 @@ public final class Player {
     let logos = LogoStore()
     let guide: GuideStore?
     var overlay = OverlayModel()
+    let keeper: StateKeeper
     let inbox = Inbox<News>()
     /// Posts news to the loop from any thread.
     var newsPoster: @Sendable (News) -> Void { { [inbox] in inbox.post($0) } }
@@ -60,6 +67,8 @@ public final class Player {
         self.options = options
         log = try EventLog(path: options.eventsPath)
         screen = Screen(output: output)
+        keeper = StateKeeper(store: options.stateStore, state: options.state)
+        screen.pictureMode = options.state.picture
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner)
         keys = KeyRouter(keymap: options.keymap)
@@ -79,6 +88,7 @@ public final class Player {
             log.emit("audio-started", [("channel", .int(playback.channel.number))])
             Self.say("sound of \(playback.channel.number) started")
         }
+        _ = audio.setLevel(volume: options.state.volume, muted: options.state.muted || options.config.signage.startMuted)
     }
 
     static func say(_ line: String) {
@@ -120,6 +130,7 @@ public final class Player {
                 stopAll()
                 return 1
             }
+            keeper.flush(now: now)
             if presentFrame() {
                 next = AudioPump.wall() + tick / 2  // the flip paced us
                 continue
@@ -142,6 +153,7 @@ public final class Player {
         warm.removeAll()
         playback?.stop()
         audio.end()
+        keeper.flush(now: log.now, waiting: true)
     }
 
     private func handle(_ news: News, now: Int) {

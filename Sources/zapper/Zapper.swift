@@ -4,6 +4,7 @@ import ZapperCore
 import ZapperDisplay
 import ZapperInput
 import ZapperPlayer
+import ZapperSettings
 
 /// zapper: the live TV appliance. Wiring only: the rules live in ZapperCore,
 /// the devices in the backends, the pipeline in ZapperPlayer.
@@ -17,8 +18,14 @@ struct Zapper: ParsableCommand {
         case auto, drm, offscreen
     }
 
-    @Option(help: "The lineup: an M3U Plus file.")
+    @Option(help: "The lineup: an M3U Plus file or http(s) URL (default: the configuration's `lineup`).")
     var lineup: String = ""
+
+    @Option(help: "The configuration file, TOML (default: /etc/zapper/zapper.toml when it exists).")
+    var config: String?
+
+    @Option(help: "Where the last channel, volume and choices are kept (default: /var/lib/zapper when writable, else ~/.local/state/zapper).")
+    var stateDir: String?
 
     @Option(help: "The channel number to start on (default: the first).")
     var channel: Int?
@@ -59,20 +66,46 @@ struct Zapper: ParsableCommand {
     @Flag(help: "Print the default keymap (a valid --keymap file) and exit.")
     var printDefaultKeymap = false
 
-    func validate() throws {
-        if lineup.isEmpty && !printDefaultKeymap { throw ValidationError("Missing expected argument '--lineup <lineup>'") }
-    }
+    @Option(help: "Print the hash of this PIN, for the configuration's parental pin-hash, and exit.")
+    var hashPin: String?
 
     func run() throws {
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
             return
         }
+        if let hashPin {
+            guard (3...12).contains(hashPin.count), hashPin.allSatisfy(\.isASCII), hashPin.allSatisfy(\.isNumber) else {
+                throw ValidationError("--hash-pin: a PIN is 3 to 12 digits")
+            }
+            print(PINHash.hash(pin: hashPin))
+            return
+        }
+        let settings: ZapperConfig
+        do {
+            settings = try ConfigFile.load(path: config)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        let lineup = self.lineup.isEmpty ? settings.lineup ?? "" : self.lineup
+        guard !lineup.isEmpty else {
+            throw ValidationError("Missing expected argument '--lineup <lineup>' (or `lineup` in \(config ?? ConfigFile.defaultPath))")
+        }
+        // The state: a directory that cannot be made means playing without remembering, said once.
+        var store: StateStore?
+        do {
+            store = try StateStore(directory: StateStore.directory(flag: stateDir))
+        } catch {
+            if stateDir != nil { throw ValidationError("--state-dir: \(error)") }
+            say("state not kept: \(error)")
+        }
+        let restored = store?.load()
+        if let message = restored?.message { say(message) }
         let text: String
         do {
-            text = try String(contentsOf: URL(fileURLWithPath: lineup), encoding: .utf8)
+            text = try LineupText.read(lineup, cacheDirectory: store?.directory) { say($0) }
         } catch {
-            throw ValidationError("\(lineup): cannot read the lineup (\(error.localizedDescription))")
+            throw ValidationError("\(error)")
         }
         let parsed = M3UPlusParser.parse(text, source: lineup)
         for problem in parsed.problems {
@@ -80,6 +113,7 @@ struct Zapper: ParsableCommand {
         }
         guard let first = parsed.channels.first else { throw ValidationError("\(lineup): no playable channel in the lineup") }
         if let channel, parsed.channel(number: channel) == nil { throw ValidationError("\(lineup): there is no channel \(channel)") }
+        let state = restored?.state ?? ZapperState()
 
         var options = Player.Options()
         let dimensions = size.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -89,8 +123,11 @@ struct Zapper: ParsableCommand {
         options.audioDevice = audioDevice
         options.eventsPath = events
         options.traceFrames = traceFrames
-        options.guideSource = guide
-        if guide == nil, let listed = parsed.guideURL {
+        options.config = settings
+        options.state = state
+        options.stateStore = store
+        options.guideSource = guide ?? settings.guide
+        if options.guideSource == nil, let listed = parsed.guideURL {
             // Only http and https leave a lineup: a lineup cannot point us at a local file.
             if case .success = MediaURLPolicy.check(listed.absoluteString) {
                 options.guideSource = listed.absoluteString
@@ -101,13 +138,14 @@ struct Zapper: ParsableCommand {
         if let script {
             options.script = try read(script, "script") { try ScriptParser.parse($0, source: script) }
         }
-        if let keymap {
+        if let keymap = keymap ?? settings.keymap {
             options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap) }
         }
 
         let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))
         say("\(parsed.channels.count) channels from \(lineup)")
-        let player = try Player(lineup: parsed.channels, start: channel ?? first.number, output: output, options: options)
+        let start = channel ?? resumed(state, parsed.channels) ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
+        let player = try Player(lineup: parsed.channels, start: start, output: output, options: options)
         Player.stopOnSignals()
         let input = try? InputSource(log: { say($0) }, onKey: player.keySink)
         let code = player.run()
@@ -132,6 +170,12 @@ struct Zapper: ParsableCommand {
         }
         say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (asked for)")
         return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
+    }
+
+    /// The channel watched last: found by its key (it survives renumbering), else by its number.
+    private func resumed(_ state: ZapperState, _ channels: [LineupChannel]) -> Int? {
+        if let key = state.lastChannelKey, let channel = channels.first(where: { $0.stateKey == key }) { return channel.number }
+        return state.lastChannel.flatMap { number in channels.first { $0.number == number }?.number }
     }
 
     private func read<T>(_ path: String, _ what: String, _ parse: (String) throws -> T) throws -> T {
