@@ -34,6 +34,10 @@ extension OverlayLayout {
         public var rows: [Rect]
         /// The page row `rows[0]` shows (the list is scrolled by this much).
         public var firstRow: Int
+        /// Small marks at the right end of the first and last rows when the
+        /// list goes on above or below; nil when it does not.
+        public var moreAbove: Rect?
+        public var moreBelow: Rect?
         public var info: PanelInfo?
         /// The outline around the focused tab or row; nil when the focused row is not shown.
         public var focusRing: Rect?
@@ -93,6 +97,13 @@ extension OverlayLayout {
             inside(page, 0, Double($0) * (M.rowHeight + M.rowGap), rowWidth, M.rowHeight)
         }
 
+        let mark = 28.0
+        func moreMark(_ row: Rect?) -> Rect? {
+            row.map { Rect(x: page.maxX - units(mark + 8), y: $0.midY - units(mark) / 2, width: units(mark), height: units(mark)) }
+        }
+        let moreAbove = firstRow > 0 ? moreMark(rows.first) : nil
+        let moreBelow = firstRow + shown < rowCount ? moreMark(rows.last) : nil
+
         var info: PanelInfo?
         if case .info = content.page {
             let bar = (time: 260.0, gap: 24.0)
@@ -114,7 +125,7 @@ extension OverlayLayout {
             focused = tabs[tab]
         }
         return Panel(panel: panel, cornerRadius: units(M.cornerRadius), tabs: tabs, divider: divider, page: page,
-                     rows: rows, firstRow: firstRow, info: info,
+                     rows: rows, firstRow: firstRow, moreAbove: moreAbove, moreBelow: moreBelow, info: info,
                      focusRing: focused?.insetBy(dx: -ringOutset, dy: -ringOutset),
                      ringRadius: units(14) + ringOutset)
     }

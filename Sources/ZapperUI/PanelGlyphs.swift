@@ -44,17 +44,18 @@ extension OverlayPainter {
         cairo_fill(cr)
     }
 
-    /// An upward chevron, centred in `box`.
-    func chevronUp(in box: Rect, _ colour: RGBA) {
+    /// A chevron pointing up (or down), centred in `box`.
+    func chevron(in box: Rect, up: Bool = true, _ colour: RGBA) {
         let size = min(box.width, box.height)
+        let tip = up ? -1.0 : 1.0
         cairo_save(cr)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         cairo_set_line_width(cr, size * 0.14)
         cairo_new_path(cr)
-        cairo_move_to(cr, box.midX - size * 0.38, box.midY + size * 0.18)
-        cairo_line_to(cr, box.midX, box.midY - size * 0.20)
-        cairo_line_to(cr, box.midX + size * 0.38, box.midY + size * 0.18)
+        cairo_move_to(cr, box.midX - size * 0.38, box.midY - tip * size * 0.18)
+        cairo_line_to(cr, box.midX, box.midY + tip * size * 0.20)
+        cairo_line_to(cr, box.midX + size * 0.38, box.midY - tip * size * 0.18)
         set(colour)
         cairo_stroke(cr)
         cairo_restore(cr)

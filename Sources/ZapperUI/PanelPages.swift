@@ -48,7 +48,7 @@ extension OverlayPainter {
              OverlayStyle.primaryText)
         if let now = line.now {
             let start = 724.0
-            draw(now, Font(size: 26), in: column(start, row.width / layout.scale - start - 20), OverlayStyle.secondaryText)
+            draw(now, Font(size: 26), in: column(start, row.width / layout.scale - start - 60), OverlayStyle.secondaryText)
         }
     }
 

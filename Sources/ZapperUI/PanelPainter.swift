@@ -19,6 +19,8 @@ extension OverlayPainter {
         case .choices(let choices):
             choiceList(choices, frame: frame, focusedRow: content.focusedRow)
         }
+        if let above = frame.moreAbove { chevron(in: above, up: true, OverlayStyle.labelText) }
+        if let below = frame.moreBelow { chevron(in: below, up: false, OverlayStyle.labelText) }
         if let ring = frame.focusRing {
             focusRing(ring, radius: frame.ringRadius)
         }
