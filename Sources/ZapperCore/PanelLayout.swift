@@ -118,9 +118,9 @@ extension OverlayLayout {
 
         let ringOutset = units(M.ringOutset)
         var focused: Rect?
-        if let row = content.focusedRow {
-            let index = row - firstRow
-            if rows.indices.contains(index) { focused = rows[index] }
+        if content.focusedItem != nil {
+            // An item that does not exist gets no ring rather than a wrong one.
+            if let row = content.focusedRow, rows.indices.contains(row - firstRow) { focused = rows[row - firstRow] }
         } else if let tab = content.tabs.firstIndex(of: content.selectedTab) {
             focused = tabs[tab]
         }
