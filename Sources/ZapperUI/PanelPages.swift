@@ -117,6 +117,9 @@ extension OverlayPainter {
             emptyPage("None available", in: frame.rows.first)
             return
         }
+        // Details line up in one column after the longest label shown.
+        let shownChoices = choices.dropFirst(frame.firstRow).prefix(frame.rows.count)
+        let labelColumn = shownChoices.map { measure($0.label, Font(size: 30, weight: PANGO_WEIGHT_BOLD)) }.max() ?? 0
         for (offset, box) in frame.rows.enumerated() {
             let index = frame.firstRow + offset
             guard choices.indices.contains(index) else { break }
@@ -129,7 +132,7 @@ extension OverlayPainter {
             let labelFont = Font(size: 30, weight: choice.isCurrent ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
             let left = box.minX + units(64)
             let room = box.maxX - left - units(20)
-            let labelWidth = min(measure(choice.label, labelFont), choice.detail == nil ? room : room * 0.6)
+            let labelWidth = min(labelColumn, choice.detail == nil ? room : room * 0.6)
             draw(choice.label, labelFont, in: Rect(x: left, y: box.minY, width: labelWidth, height: box.height),
                  OverlayStyle.primaryText)
             if let detail = choice.detail {
