@@ -106,6 +106,11 @@ import ZapperUI
             #expect(top < previous)
             previous = top
         }
+        // Half risen, its lower part is still below the screen's edge: drawn down
+        // to the last row, not cut off at where the settled panel ends.
+        renderer.render([.panel(PanelFixtures.info, appearance: 0.5)])
+        let half = renderer.image()
+        #expect((0..<half.width).contains { half.pixel(x: $0, y: half.height - 1) >> 24 > 0xC0 })
         // Closing it clears it.
         let up = renderer.dirty!
         renderer.render([])
