@@ -8,7 +8,9 @@ extension OverlayPainter {
         let band = layout.subtitles()
         let font = Font(size: band.fontSize / layout.scale)
         let padding = units(18)
-        let lines = Array(cueLines.flatMap { wrappedLines($0, font, width: band.band.width - 2 * padding) }
+        // A line break inside a given line starts a new line too (the layout is single-paragraph).
+        let given = cueLines.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) }
+        let lines = Array(given.flatMap { wrappedLines($0, font, width: band.band.width - 2 * padding) }
             .prefix(band.maxLines))
         let boxHeight = band.lineHeight - units(4)
         for (index, line) in lines.enumerated() {

@@ -149,6 +149,7 @@ import ZapperUI
         let wrapped = inkRows(["Short line", String(repeating: "and it goes on ", count: 8)])
         let many = inkRows((0..<9).map { "Line \($0)" })
         #expect(two > one * 3 / 2)
+        #expect(inkRows(["Short line\nAnother"]) == two, "a line break inside a line starts a new box")
         #expect(wrapped > two * 4 / 3, "a long line takes more than one box")
         #expect(many <= one * 4 + 20 && many > one * 3, "at most four lines")
     }
