@@ -152,14 +152,8 @@ public struct PanelChoice: Sendable, Equatable {
 }
 
 /// Shown instead of the picture while a channel or programme is locked by parental control.
+/// (The player fills it from `ParentalGate.Card`: the same reason, digits, message and warning flag.)
 public struct LockedCard: Sendable, Equatable {
-    public enum Tone: Sendable, Equatable {
-        /// "Enter PIN to watch"
-        case prompt
-        /// "Wrong PIN – 3 tries left", "Too many tries – wait 60 s": drawn in the error colour.
-        case warning
-    }
-
     public var channel: ChannelIdentity
     /// Why it is locked: "Rated 18", "Locked channel".
     public var reason: String
@@ -167,17 +161,19 @@ public struct LockedCard: Sendable, Equatable {
     public var pinLength: Int
     /// How many of them are typed (shown as dots, never as digits).
     public var typedCount: Int
+    /// "Enter PIN to watch", "Wrong PIN – 3 tries left", "Too many tries – wait 60 s".
     public var message: String
-    public var tone: Tone
+    /// The message reports a wrong PIN or a lockout: drawn in the error colour.
+    public var isWarning: Bool
 
     public init(channel: ChannelIdentity, reason: String, pinLength: Int = 4, typedCount: Int = 0,
-                message: String = "Enter PIN to watch", tone: Tone = .prompt) {
+                message: String = "Enter PIN to watch", isWarning: Bool = false) {
         self.channel = channel
         self.reason = reason
         self.pinLength = min(max(pinLength, 1), 12)
         self.typedCount = min(max(typedCount, 0), self.pinLength)
         self.message = message
-        self.tone = tone
+        self.isWarning = isWarning
     }
 
     /// One flag per slot: typed (a dot) or still empty.

@@ -54,8 +54,8 @@ extension OverlayPainter {
                 fill(bar, radius: bar.height / 2, RGBA.white(index == card.typedCount ? 0.92 : 0.3))
             }
         }
-        let colour = card.tone == .warning ? OverlayStyle.errorAccent : OverlayStyle.primaryText
-        draw(card.message, Font(size: 30, weight: card.tone == .warning ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL),
+        let colour = card.isWarning ? OverlayStyle.errorAccent : OverlayStyle.primaryText
+        draw(card.message, Font(size: 30, weight: card.isWarning ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL),
              in: frame.message, colour, alignment: .centre)
     }
 }

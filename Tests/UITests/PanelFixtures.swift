@@ -60,7 +60,7 @@ enum PanelFixtures {
     ]
 
     static let locked = LockedCard(channel: Fixtures.nova, reason: "Rated 18", pinLength: 4, typedCount: 2,
-                                   message: "Wrong PIN – 3 tries left", tone: .warning)
+                                   message: "Wrong PIN – 3 tries left", isWarning: true)
 
     static let subtitleLines = [
         "Where were you when the ice began to crack?",
