@@ -109,6 +109,25 @@ public enum OverlayLayer: Sendable, Equatable {
     /// The channel logo, small, in a top corner of the safe area (persistent).
     case logoBug(ChannelIdentity, appearance: Double)
     case digits(DigitEntry, appearance: Double)
+    /// The swipe-up panel, rising from the bottom edge of the screen as it appears.
+    case panel(PanelContent, appearance: Double)
+    /// The "swipe up for more" hint, small, at the bottom centre of the safe area.
+    case hint(String, appearance: Double)
+    /// The locked card over an opaque dark screen. The dark screen hides the
+    /// picture whatever `appearance` is (even 0): only the card itself animates.
+    case locked(LockedCard, appearance: Double)
+    /// Subtitle cue lines, centred at the bottom of the safe area, white on dark
+    /// boxes; long lines wrap. They only fade.
+    case subtitles([String], appearance: Double)
+
+    /// How far the layer has appeared, as given (not clamped).
+    public var appearance: Double {
+        switch self {
+        case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
+             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a):
+            a
+        }
+    }
 }
 
 /// The initials badge drawn when a channel has no usable logo.

@@ -156,17 +156,24 @@ public struct OverlayLayout: Sendable, Equatable {
         case .banner(_, let appearance): banner(appearance: appearance).panel
         case .logoBug(_, let appearance): logoBug(appearance: appearance)
         case .digits(let entry, let appearance): digits(slots: entry.slots, appearance: appearance).panel
+        case .panel(let content, let appearance): panel(content, appearance: appearance).panel
+        case .hint(_, let appearance): hint(appearance: appearance)
+        case .locked: screen
+        case .subtitles: subtitles().band
         }
     }
 
     /// Every pixel the layer may change, shadow included, in whole pixels and
     /// clipped to the screen; nil when the layer is invisible.
+    /// A locked card is never invisible: its dark screen hides the picture at any appearance.
     public func bounds(of layer: OverlayLayer) -> Rect? {
-        let appearance: Double
         switch layer {
-        case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a): appearance = a
+        case .locked: return screen
+        case .subtitles(let lines, _) where lines.allSatisfy({ $0.isEmpty }): return nil
+        case .hint(let text, _) where text.isEmpty: return nil
+        default: break
         }
-        guard Self.eased(appearance) > 0 else { return nil }
+        guard Self.eased(layer.appearance) > 0 else { return nil }
         let reach = units(Self.shadowReach)
         return frame(of: layer).insetBy(dx: -reach, dy: -reach).integral.intersection(screen)
     }

@@ -32,6 +32,13 @@ enum OverlayStyle {
     static let tile = RGBA.white(0.08)
     static let errorAccent = RGBA(1.0, 0.27, 0.23)
     static let liveAccent = RGBA(0.04, 0.52, 1.0)
+    static let focusRing = RGBA.white(0.97)
+    static let focusFill = RGBA.white(0.17)
+    static let selectedTab = RGBA.white(0.11)
+    /// The locked card's screen: opaque, so no picture shows through.
+    static let lockedTop = RGBA(0.06, 0.07, 0.09)
+    static let lockedBottom = RGBA(0.02, 0.02, 0.03)
+    static let subtitleBox = RGBA(0, 0, 0, 0.74)
     static let family = "DejaVu Sans"
 }
 
@@ -107,7 +114,7 @@ struct OverlayPainter {
     enum Alignment { case left, centre, right }
 
     /// Prepares the layout with one line of text, ellipsized to `width`.
-    private func prepare(_ string: String, _ font: Font, width: Double?, alignment: Alignment) {
+    func prepare(_ string: String, _ font: Font, width: Double?, alignment: Alignment) {
         let description = pango_font_description_new()
         defer { pango_font_description_free(description) }
         pango_font_description_set_family(description, OverlayStyle.family)

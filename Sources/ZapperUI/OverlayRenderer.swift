@@ -2,7 +2,8 @@ import CCairo
 import ZapperCore
 
 /// Draws the overlay, a screen-sized premultiplied ARGB32 Cairo surface that
-/// is transparent except where cards, banners, the logo bug or digits are.
+/// is transparent except where cards, banners, the logo bug, digits, the
+/// swipe-up panel, the hint, subtitles or the locked screen are.
 ///
 /// Each frame the player calls `render(_:)` with the layers to show (the
 /// animation lives in their `appearance` and the spinner's phase), then blends
@@ -99,11 +100,7 @@ public final class OverlayRenderer {
 
     private func draw(_ layer: OverlayLayer, with painter: OverlayPainter) {
         guard let bounds = layout.bounds(of: layer) else { return }
-        let appearance: Double
-        switch layer {
-        case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a): appearance = a
-        }
-        let opacity = OverlayLayout.eased(appearance)
+        let opacity = OverlayLayout.eased(layer.appearance)
 
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -111,6 +108,9 @@ public final class OverlayRenderer {
         cairo_rectangle(cr, bounds.x, bounds.y, bounds.width, bounds.height)
         cairo_clip(cr)
         cairo_new_path(cr)
+        // The locked screen hides the picture from the first frame: only its card fades.
+        if case .locked = layer { painter.lockedBackdrop() }
+        guard opacity > 0 else { return }
         let fading = opacity < 1
         if fading { cairo_push_group(cr) }
         switch layer {
@@ -122,6 +122,14 @@ public final class OverlayRenderer {
             painter.logoBug(channel, logo: logo(channel), appearance: a)
         case .digits(let entry, let a):
             painter.digits(entry, appearance: a)
+        case .panel(let content, let a):
+            painter.swipePanel(content, appearance: a, logo: logo)
+        case .hint(let message, let a):
+            painter.hint(message, appearance: a)
+        case .locked(let card, let a):
+            painter.lockedCard(card, logo: logo(card.channel), appearance: a)
+        case .subtitles(let lines, _):
+            painter.subtitles(lines)
         }
         if fading {
             cairo_pop_group_to_source(cr)
