@@ -21,6 +21,8 @@ final class AudioPump: @unchecked Sendable {
     private var fading: (playback: ChannelPlayback, from: Double, framesLeft: Int)?
     private var volume = 100
     private var muted = false
+    /// Sound withheld whatever the volume (a locked channel); not the viewer's mute.
+    private var withheld = false
     /// Fades last this long: no click when a channel starts or stops.
     static let fadeSeconds = 0.03
     private let onStarted: @Sendable (ChannelPlayback) -> Void
@@ -74,6 +76,11 @@ final class AudioPump: @unchecked Sendable {
         return (self.volume, self.muted)
     }
 
+    /// Withholds the sound (parental lock) or gives it back.
+    func withhold(_ on: Bool) {
+        lock.withLock { withheld = on }
+    }
+
     var level: (volume: Int, muted: Bool) {
         lock.lock()
         defer { lock.unlock() }
@@ -110,7 +117,7 @@ final class AudioPump: @unchecked Sendable {
         let origin = self.origin
         let from = writtenUntil ?? origin?.time ?? 0
         let fading = self.fading
-        let gain = muted ? Float(0) : Float(volume * volume) / 10_000
+        let gain = muted || withheld ? Float(0) : Float(volume * volume) / 10_000
         let faded = framesWritten
         lock.unlock()
         // Nothing on screen yet (or no device): nothing to play.

@@ -62,6 +62,15 @@ final class GuideStore: @unchecked Sendable {
         return (now.map(Self.line), next.map(Self.line), now?.progress(at: date))
     }
 
+    /// The programme on now, whole (the panel's info page, the parental lock).
+    func programme(for channel: LineupChannel?, at date: Date = Date()) -> Programme? {
+        guard let channel, let guide = lock.withLock({ guide }) else { return nil }
+        return guide.now(for: channel, at: date)
+    }
+
+    /// "20:00 – 21:30"
+    static func timeRange(_ programme: Programme) -> String { line(programme).timeRange }
+
     private static let clock: DateFormatter = {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm"

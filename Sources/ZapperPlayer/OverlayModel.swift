@@ -8,11 +8,24 @@ struct OverlayModel {
     private var banner = Presence<ChannelBanner>()
     private var bug = Presence<ChannelIdentity>()
     private var digits = Presence<DigitEntry>()
+    private var panel = Presence<PanelContent>()
+    private var hint = Presence<String>()
+    private var subtitles = Presence<[String]>()
 
     typealias Programmes = (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?)
 
+    /// What the panel, the parental lock and the subtitles want on screen this frame.
+    struct Extras {
+        var panel: PanelContent?
+        var hint: String?
+        var locked: LockedCard?
+        var subtitles: [String] = []
+    }
+
+    /// Bottom to top: the locked card (it hides the picture), subtitles, the logo bug,
+    /// banner, interstitial, digits, the hint, and the panel over everything.
     mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
-                         programmes: (Int) -> Programmes) -> [OverlayLayer] {
+                         programmes: (Int) -> Programmes, extras: Extras) -> [OverlayLayer] {
         let wantedCard = view.card.map { card -> InterstitialCard in
             let status: InterstitialCard.Status
             switch card.state {
@@ -26,13 +39,19 @@ struct OverlayModel {
         }
         // One thing at a time in the lower third: the banner waits for the card to be gone.
         var layers: [OverlayLayer] = []
+        if let locked = extras.locked { layers.append(.locked(locked, appearance: 1)) }
+        let panelUp = extras.panel != nil
         let shownCard = card.update(wantedCard, now: now)
-        let wantedBanner = shownCard == nil ? view.banner.map { banner in
+        let wantedBanner = shownCard == nil && !panelUp ? view.banner.map { banner in
             let guide = programmes(banner.channel)
             return ChannelBanner(channel: identity(banner.channel), now: guide.now, progress: guide.progress, next: guide.next)
         } : nil
         let shownBanner = banner.update(wantedBanner, now: now)
-        let wantedBug = shownCard == nil && shownBanner == nil ? view.tuned.map(identity) : nil
+        let wantedBug = shownCard == nil && shownBanner == nil && !panelUp ? view.tuned.map(identity) : nil
+        // Subtitles give way to whatever else uses the lower third.
+        let wantedSubtitles = extras.subtitles.isEmpty || shownCard != nil || shownBanner != nil || panelUp || extras.locked != nil
+            ? nil : extras.subtitles
+        if let (content, appearance) = subtitles.update(wantedSubtitles, now: now) { layers.append(.subtitles(content, appearance: appearance)) }
         let wantedDigits = view.digits.map { typed in
             DigitEntry(digits: typed.compactMap { $0.wholeNumberValue }, slots: max(3, typed.count))
         }
@@ -40,6 +59,9 @@ struct OverlayModel {
         if let (content, appearance) = shownBanner { layers.append(.banner(content, appearance: appearance)) }
         if let (content, appearance) = shownCard { layers.append(.interstitial(content, appearance: appearance)) }
         if let (content, appearance) = digits.update(wantedDigits, now: now) { layers.append(.digits(content, appearance: appearance)) }
+        let wantedHint = shownCard == nil && !panelUp ? extras.hint : nil
+        if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
+        if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
         return layers
     }
 }

@@ -5,8 +5,11 @@ extension Player {
     func perform(_ routed: KeyRouter.Routed, now: Int) {
         switch routed {
         case .pressed(let action):
+            // A locked channel's PIN takes digits first, then the panel its keys.
+            if parentalTakes(action, now: now) || panelTakes(action, now: now) { return }
             press(action, now: now, held: false)
         case .repeated(let action):
+            if panel.isOpen, panelTakes(action, now: now) { return }
             press(action, now: now, held: true)
         case .released(let action, let afterRepeats):
             if afterRepeats, flipDelta(action) != nil { apply(tuner.handle(.released, now: now)) }

@@ -17,6 +17,10 @@ extension Player {
                 log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
                 Self.say("first frame of \(number) in \(zap) ms")
                 presented = number
+                if !hintShown, !options.config.signage.noHint, !options.config.signage.panelDisabled {
+                    hintShown = true
+                    hintUntil = log.now + Self.hintMilliseconds
+                }
                 keeper.change {
                     $0.lastChannel = number
                     $0.lastChannelKey = channels[number]?.stateKey
@@ -121,8 +125,13 @@ extension Player {
             }
         }
         let date = Date()
+        parentalTick(now: now, date: date)
+        panelTick(now: now)
+        if let until = hintUntil, until <= now { hintUntil = nil }
+        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? "Swipe up for more" : nil,
+                                         locked: lockedCard(now: now), subtitles: subtitleLines)
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
-                                    programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) })
+                                    programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool
         do {
             presented = try screen.compose(layers)

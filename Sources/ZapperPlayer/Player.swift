@@ -49,6 +49,17 @@ public final class Player {
     let logos = LogoStore()
     let guide: GuideStore?
     var overlay = OverlayModel()
+    /// The swipe-up panel's focus, and the channel list's order (grouped).
+    var panel = PanelNavigator()
+    let panelOrder: [Int]
+    /// The "swipe up for more" hint: shown once, after the first picture, until this time.
+    var hintUntil: Int?
+    var hintShown = false
+    static let hintMilliseconds = 5000
+    var gate: ParentalGate
+    var parentalCheckDue = 0
+    /// The subtitle cue lines due now (empty: none).
+    var subtitleLines: [String] = []
     let keeper: StateKeeper
     let inbox = Inbox<News>()
     /// Posts news to the loop from any thread.
@@ -72,6 +83,8 @@ public final class Player {
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner)
         keys = KeyRouter(keymap: options.keymap)
+        panelOrder = Self.panelOrder(lineup)
+        gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         guide = options.guideSource.map { GuideStore(source: $0, lineup: lineup) }
         guide?.start()
         var output: ALSAOutput?

@@ -1,0 +1,123 @@
+import Foundation
+import ZapperCore
+
+/// The swipe-up panel (issue 6): opened by `panel`/`menu`/`up`, navigated by
+/// PanelNavigator's rules, its content built from the lineup, the guide and
+/// the playing channel's choices. The video keeps playing under it.
+extension Player {
+    /// Gives an action to the panel; true when the panel took it (opening it counts).
+    func panelTakes(_ action: Action, now: Int) -> Bool {
+        guard panel.isOpen else {
+            let opens = action == .panel || action == .menu || action == .up
+            guard opens, !options.config.signage.panelDisabled, tuner.view.digits == nil else { return false }
+            refreshPanelChoices()
+            panel.open(now: now)
+            hintUntil = nil
+            log.emit("panel-opened", [("row", .string(panel.row.rawValue))])
+            return true
+        }
+        switch panel.handle(action, now: now) {
+        case .unhandled:
+            return false
+        case .none, .moved:
+            return true
+        case .closed:
+            log.emit("panel-closed", [("reason", .string("key"))])
+            return true
+        case .activate(let row, let index):
+            activate(row, index, now: now)
+            if !panel.isOpen { log.emit("panel-closed", [("reason", .string("chosen"))]) }
+            return true
+        }
+    }
+
+    /// Closes the panel after its inactivity time.
+    func panelTick(now: Int) {
+        guard panel.isOpen, panel.tick(now: now) == .closed else { return }
+        log.emit("panel-closed", [("reason", .string("inactive"))])
+    }
+
+    /// Each row's items and current choice, as the navigator counts them.
+    func refreshPanelChoices() {
+        let playing = tuner.view.tuned ?? tuner.view.target
+        panel.update(itemCount: panelOrder.count, selected: panelOrder.firstIndex(of: playing), for: .channels)
+        let audio = audioChoices()
+        panel.update(itemCount: audio.count, selected: audio.firstIndex(where: \.isCurrent), for: .audio)
+        let subtitles = subtitleChoices()
+        panel.update(itemCount: subtitles.count, selected: subtitles.firstIndex(where: \.isCurrent), for: .subtitles)
+        panel.update(itemCount: PictureMode.allCases.count, selected: PictureMode.allCases.firstIndex(of: screen.pictureMode),
+                     for: .picture)
+    }
+
+    private func activate(_ row: PanelRow, _ index: Int, now: Int) {
+        switch row {
+        case .channels:
+            guard panelOrder.indices.contains(index) else { return }
+            apply(tuner.handle(.select(panelOrder[index]), now: now))
+        case .picture:
+            let mode = PictureMode.allCases[index]
+            screen.pictureMode = mode
+            keeper.change { $0.picture = mode }
+            log.emit("picture", [("mode", .string(mode.rawValue))])
+        case .audio:
+            chooseAudio(index)
+        case .subtitles:
+            chooseSubtitles(index)
+        case .info:
+            break
+        }
+        refreshPanelChoices()
+    }
+
+    /// What the panel shows this frame, nil when it is closed.
+    func panelContent(at date: Date) -> PanelContent? {
+        guard panel.isOpen else { return nil }
+        let page: PanelContent.Page
+        switch panel.row {
+        case .channels: page = .channels(channelRows(at: date))
+        case .info: page = .info(programmeInfo(at: date))
+        case .audio: page = .choices(audioChoices())
+        case .subtitles: page = .choices(subtitleChoices())
+        case .picture:
+            page = .choices(PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) })
+        }
+        return PanelContent(selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
+    }
+
+    /// The lineup grouped by `group-title` (groups in the order they first appear), each
+    /// channel with the programme on now.
+    private func channelRows(at date: Date) -> [PanelChannelRow] {
+        let playing = tuner.view.tuned
+        var rows: [PanelChannelRow] = []
+        var group: String?? = .none
+        for number in panelOrder {
+            let channel = channels[number]
+            if group != .some(channel?.group) {
+                group = .some(channel?.group)
+                rows.append(.group(channel?.group ?? "Other"))
+            }
+            let now = guide?.lines(for: channel, at: date).now.map { "\($0.start)  \($0.title)" }
+            rows.append(.channel(PanelChannelLine(channel: identity(of: number), now: now, isPlaying: number == playing)))
+        }
+        return rows
+    }
+
+    private func programmeInfo(at date: Date) -> PanelProgrammeInfo {
+        let number = tuner.view.tuned ?? tuner.view.target
+        let channel = channels[number]
+        let name = "\(number)  \(channel?.name ?? "")"
+        guard let programme = guide?.programme(for: channel, at: date) else {
+            return PanelProgrammeInfo(channelName: name, title: "No programme information")
+        }
+        return PanelProgrammeInfo(channelName: name, title: programme.title, subtitle: programme.subTitle,
+                                  description: programme.description, rating: programme.rating?.value,
+                                  timeRange: GuideStore.timeRange(programme), progress: programme.progress(at: date))
+    }
+
+    /// The order of the channel list: grouped by `group-title`, lineup order within a group.
+    static func panelOrder(_ lineup: [LineupChannel]) -> [Int] {
+        var groups: [String?] = []
+        for channel in lineup where !groups.contains(channel.group) { groups.append(channel.group) }
+        return groups.flatMap { group in lineup.filter { $0.group == group }.map(\.number) }
+    }
+}
