@@ -254,7 +254,7 @@ public enum WebVTTParser {
     }
 }
 
-extension Substring {
+fileprivate extension Substring {
     var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
 
     /// The line is `word` alone or followed by a space, a tab.
@@ -263,6 +263,6 @@ extension Substring {
     }
 }
 
-extension Character {
+fileprivate extension Character {
     var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

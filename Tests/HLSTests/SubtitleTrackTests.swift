@@ -104,6 +104,24 @@ struct SubtitleTrackTests {
         #expect(collected.cues.withLock { $0.count } == stopped, "no cue after stop()")
     }
 
+    @Test func segmentsThatExpiredAreSkippedWithAnEvent() async throws {
+        let origin = try OriginProcess.shared.get()
+        let catalog = try Repo.catalog()
+        let channel = try #require(catalog.channels.first { !$0.subtitleTracks.isEmpty })
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/\(channel.number)/subs-\(channel.subtitleTracks[0].language)/index.m3u8")!
+        let playlist = try RawHTTPConnection.fetch(port: origin.port, "GET", url.path).text
+        let oldest = try #require(playlist.split(separator: "\n").first { !$0.hasPrefix("#") }.flatMap { Int64($0.dropLast(4)) })
+        // Asked to start five segments before the window: those are gone.
+        let (track, collected) = follow(url, startSequence: oldest - 5)
+        defer { track.stop() }
+        try await waitFor("the first cues") { collected.cues.withLock { $0.count } >= 2 }
+        let expired = try #require(collected.events.withLock { events in
+            events.compactMap { if case .segmentsExpired(let range) = $0 { range } else { nil } }.first
+        })
+        #expect(expired.lowerBound == oldest - 5)
+        #expect(collected.cues.withLock { $0.first?.sequence } == expired.upperBound + 1)
+    }
+
     @Test func aMissingPlaylistIsRetriedAndReported() async throws {
         let origin = try OriginProcess.shared.get()
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/2/subs-xx/index.m3u8")!
