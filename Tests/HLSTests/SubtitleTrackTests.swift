@@ -122,6 +122,31 @@ struct SubtitleTrackTests {
         #expect(collected.cues.withLock { $0.first?.sequence } == expired.upperBound + 1)
     }
 
+    /// The video session reports the master it loaded: where the player finds the renditions to offer.
+    @Test func theVideoSessionReportsTheRenditionsOfItsMaster() async throws {
+        let origin = try OriginProcess.shared.get()
+        let catalog = try Repo.catalog()
+        let channel = try #require(catalog.channels.first { $0.audio.count > 1 && !$0.subtitleTracks.isEmpty })
+        let events = Mutex<[HLSEvent]>([])
+        let session = HLSLiveSession(url: URL(string: "http://127.0.0.1:\(origin.port)/ch/\(channel.number)/master.m3u8")!,
+                                     fetcher: .shared, bufferedSeconds: { 0 }) { event in events.withLock { $0.append(event) } }
+        session.start()
+        defer { session.cancel() }
+        try await waitFor("the master") { events.withLock { $0.contains { if case .masterLoaded = $0 { true } else { false } } } }
+        let master = try #require(events.withLock { events in
+            events.compactMap { if case .masterLoaded(let master) = $0 { master } else { nil } }.first
+        })
+        let variant = try #require(master.variants.first)
+        let audio = master.renditions(.audio, group: variant.audioGroup)
+        #expect(audio.map(\.language) == channel.audio.map(\.language))
+        #expect(audio.allSatisfy { $0.uri == nil }, "muxed: no URI")
+        #expect(audio.first?.isDefault == true)
+        let subtitles = master.renditions(.subtitles, group: variant.subtitlesGroup)
+        #expect(subtitles.map(\.language) == channel.subtitleTracks.map(\.language))
+        let uri = try #require(subtitles.first?.uri)
+        #expect(uri.absoluteString == "http://127.0.0.1:\(origin.port)/ch/\(channel.number)/subs-\(channel.subtitleTracks[0].language)/index.m3u8")
+    }
+
     @Test func aMissingPlaylistIsRetriedAndReported() async throws {
         let origin = try OriginProcess.shared.get()
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/2/subs-xx/index.m3u8")!
