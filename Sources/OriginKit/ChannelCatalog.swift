@@ -55,6 +55,12 @@ public struct ChannelCatalog: Codable, Sendable, Equatable {
             for audio in channel.audio where !(20...20_000).contains(audio.toneHz) {
                 throw fail("channel \(channel.number): tone \(audio.toneHz) Hz is not audible")
             }
+            for audio in channel.audio where audio.streamLanguage == nil {
+                throw fail("channel \(channel.number): language \"\(audio.language)\" has no ISO 639-2 code here")
+            }
+            guard Set(channel.audio.map(\.language)).count == channel.audio.count else {
+                throw fail("channel \(channel.number): two audio tracks with one language")
+            }
         }
     }
 }
@@ -66,16 +72,26 @@ public struct DemoChannel: Codable, Sendable, Equatable {
     public var group: String
     /// Background colour, `#RRGGBB`.
     public var colour: String
-    /// The first entry is muxed into every variant; the rest are alternate
-    /// renditions (EXT-X-MEDIA TYPE=AUDIO with a URI).
+    /// All entries are muxed into every variant, in this order; the first is
+    /// the default (EXT-X-MEDIA TYPE=AUDIO without a URI, see EncodeRecipe).
     public var audio: [AudioTrack]
     public var subtitles: [SubtitleTrack]?
     public var syncFlash: SyncFlash?
 
     public struct AudioTrack: Codable, Sendable, Equatable {
+        /// The playlist's LANGUAGE (RFC 5646, e.g. "de").
         public var language: String
         public var name: String
         public var toneHz: Int
+
+        /// The ISO 639-2 code written into the MPEG-TS (e.g. "deu"), which
+        /// carries three letters only; nil for a language not known here.
+        public var streamLanguage: String? {
+            language.count == 3 ? language.lowercased() : Self.iso639_2[language.lowercased()]
+        }
+
+        static let iso639_2 = ["en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "nl": "nld",
+                               "pt": "por", "sv": "swe", "da": "dan", "fi": "fin", "pl": "pol", "ja": "jpn"]
     }
 
     public struct SubtitleTrack: Codable, Sendable, Equatable {

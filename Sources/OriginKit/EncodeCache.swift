@@ -1,27 +1,34 @@
 import Foundation
 
-/// What a finished encode left in the cache, written last so a folder with
-/// a manifest is complete.
+/// What the cache holds for a catalog: one entry per channel.
 public struct CacheManifest: Codable, Sendable {
     public var recipe: String
     public var ffmpeg: String
-    public var createdAt: Date
+    /// Seconds the channels' encodes took when they were made (not this run).
     public var encodeSeconds: Double
     public var channels: [Channel]
 
+    /// One channel's encode, written last into its folder so a folder with
+    /// a `channel.json` is complete.
     public struct Channel: Codable, Sendable {
         public var number: Int
+        /// The channel's folder under the cache root.
+        public var folder: String
+        public var createdAt: Date
+        public var encodeSeconds: Double
         /// The 90 kHz PTS of the loop's first video frame (for WebVTT's X-TIMESTAMP-MAP).
         public var videoStartPTS: Int64
-        /// Segment durations per rendition folder ("1080p", "audio-de", …).
+        /// Segment durations per rendition folder ("240p", "720p", "1080p").
         public var renditions: [String: [Double]]
     }
 }
 
 /// The pre-encoded loops, made once with `ffmpeg` and reused by later runs.
-/// A cache folder is named after the recipe, the catalog, the ffmpeg version
-/// and the font, so a change to any of them encodes afresh. Concurrent
-/// origins wait on a lock instead of encoding twice.
+/// Each channel has its own folder, named after that channel's catalog
+/// entry, the loop and segment lengths, the recipe, the ffmpeg version and
+/// the font: a change to one channel encodes that channel again, a change
+/// to the recipe or the tools encodes all. Concurrent origins wait on a
+/// lock instead of encoding twice.
 public struct EncodeCache: Sendable {
     public let root: URL
 
@@ -42,66 +49,90 @@ public struct EncodeCache: Sendable {
     }
 
     public struct Prepared: Sendable {
+        /// The cache root; each channel's folder is `manifest.channels[i].folder` under it.
         public let directory: URL
         public let manifest: CacheManifest
-        public let reused: Bool
+        /// The channels encoded by this run (empty: all reused).
+        public let encoded: [Int]
+        public var reused: Bool { encoded.isEmpty }
     }
 
-    /// Returns the cache folder for the catalog, encoding it first if needed.
+    /// The folder name of a channel's encode: its number and a hash of all that shapes its output.
+    static func folderName(channel: DemoChannel, catalog: ChannelCatalog, ffmpeg: String, font: String) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let identity = try encoder.encode(channel)
+            + Data("|\(catalog.loopSeconds)|\(catalog.segmentSeconds)|\(EncodeRecipe.version)|\(ffmpeg)|\(font)".utf8)
+        return "ch\(channel.number)-\(fnv1a(identity))"
+    }
+
+    /// Returns the cache's entries for the catalog, encoding the channels that are missing.
     public func prepare(catalog: ChannelCatalog, log: @Sendable (String) -> Void) throws -> Prepared {
         let ffmpegVersion = try Tools.run("ffmpeg", ["-version"]).output
             .split(separator: "\n").first.map(String.init) ?? "unknown"
         let font = try Tools.boldFont()
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let identity = try encoder.encode(catalog) + Data("\(EncodeRecipe.version)|\(ffmpegVersion)|\(font)".utf8)
-        let directory = root.appendingPathComponent(fnv1a(identity))
-        let manifestURL = directory.appendingPathComponent("manifest.json")
-
-        if let manifest = try? readManifest(manifestURL) {
-            return Prepared(directory: directory, manifest: manifest, reused: true)
+        let folders = try catalog.channels.map {
+            try Self.folderName(channel: $0, catalog: catalog, ffmpeg: ffmpegVersion, font: font)
         }
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let lock = try FileLock(path: root.appendingPathComponent(".lock").path)
-        defer { lock.unlock() }
-        // Another origin may have finished the encode while we waited.
-        if let manifest = try? readManifest(manifestURL) {
-            return Prepared(directory: directory, manifest: manifest, reused: true)
+        func cached() -> [CacheManifest.Channel?] {
+            folders.map { try? readEntry(root.appendingPathComponent($0).appendingPathComponent("channel.json")) }
         }
-
-        // Under the lock, any partial folder is left over from an encode that died.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where name.hasPrefix("partial-") {
-            try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
-        }
-        let started = Date()
-        let partial = root.appendingPathComponent("partial-\(getpid())")
-        try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
-        var entries: [CacheManifest.Channel] = []
-        do {
-            for (index, channel) in catalog.channels.enumerated() {
-                log("encoding channel \(channel.number) \"\(channel.name)\" (\(index + 1) of \(catalog.channels.count))…")
-                entries.append(try encode(channel, catalog: catalog, font: font,
-                                          into: partial.appendingPathComponent("ch\(channel.number)")))
+        var entries = cached()
+        var encoded: [Int] = []
+        if entries.contains(where: { $0 == nil }) {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            let lock = try FileLock(path: root.appendingPathComponent(".lock").path)
+            defer { lock.unlock() }
+            // Another origin may have finished some while we waited.
+            entries = cached()
+            // Under the lock, any partial folder is left over from an encode that died.
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? [] where name.hasPrefix("partial-") {
+                try? FileManager.default.removeItem(at: root.appendingPathComponent(name))
             }
+            let missing = entries.indices.filter { entries[$0] == nil }
+            for (step, index) in missing.enumerated() {
+                let channel = catalog.channels[index]
+                log("encoding channel \(channel.number) \"\(channel.name)\" (\(step + 1) of \(missing.count))…")
+                entries[index] = try encodeChannel(channel, catalog: catalog, font: font, folder: folders[index])
+                encoded.append(channel.number)
+            }
+        }
+        let channels = entries.compactMap { $0 }
+        let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion,
+                                     encodeSeconds: channels.map(\.encodeSeconds).reduce(0, +), channels: channels)
+        return Prepared(directory: root, manifest: manifest, encoded: encoded)
+    }
+
+    private func readEntry(_ url: URL) throws -> CacheManifest.Channel {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(CacheManifest.Channel.self, from: Data(contentsOf: url))
+    }
+
+    /// Encodes one channel into a partial folder, then moves it into place.
+    private func encodeChannel(_ channel: DemoChannel, catalog: ChannelCatalog, font: String,
+                               folder: String) throws -> CacheManifest.Channel {
+        let started = Date()
+        let partial = root.appendingPathComponent("partial-\(getpid())-\(channel.number)")
+        var entry: CacheManifest.Channel
+        do {
+            try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+            entry = try encode(channel, catalog: catalog, font: font, into: partial)
         } catch {
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
-        let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion, createdAt: started,
-                                     encodeSeconds: Date().timeIntervalSince(started), channels: entries)
+        entry.folder = folder
+        entry.createdAt = started
+        entry.encodeSeconds = Date().timeIntervalSince(started)
         let pretty = JSONEncoder()
         pretty.outputFormatting = [.prettyPrinted, .sortedKeys]
         pretty.dateEncodingStrategy = .iso8601
-        try pretty.encode(manifest).write(to: partial.appendingPathComponent("manifest.json"), options: .atomic)
-        try? FileManager.default.removeItem(at: directory)
-        try FileManager.default.moveItem(at: partial, to: directory)
-        return Prepared(directory: directory, manifest: manifest, reused: false)
-    }
-
-    private func readManifest(_ url: URL) throws -> CacheManifest {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(CacheManifest.self, from: Data(contentsOf: url))
+        try pretty.encode(entry).write(to: partial.appendingPathComponent("channel.json"), options: .atomic)
+        let destination = root.appendingPathComponent(folder)
+        try? FileManager.default.removeItem(at: destination)
+        try FileManager.default.moveItem(at: partial, to: destination)
+        return entry
     }
 
     private func encode(_ channel: DemoChannel, catalog: ChannelCatalog, font: String,
@@ -113,8 +144,7 @@ public struct EncodeCache: Sendable {
         for (name, text) in recipe.textFiles {
             try Data(text.utf8).write(to: textDirectory.appendingPathComponent(name))
         }
-        var folders = VideoVariant.all.map(EncodeRecipe.videoDirectory)
-        folders += channel.alternateAudio.map { EncodeRecipe.audioDirectory(language: $0.language) }
+        let folders = VideoVariant.all.map(EncodeRecipe.videoDirectory)
         for folder in folders {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder),
                                                     withIntermediateDirectories: true)
@@ -130,17 +160,15 @@ public struct EncodeCache: Sendable {
             renditions[folder] = try loopDurations(in: directory.appendingPathComponent(folder),
                                                    expected: catalog.loopSegments, segmentSeconds: catalog.segmentSeconds)
         }
-        let videoStart = try startPTS(directory.appendingPathComponent("1080p/0.ts"), stream: "v:0")
-        let mainAudioStart = try startPTS(directory.appendingPathComponent("1080p/0.ts"), stream: "a:0")
-        for track in channel.alternateAudio {
-            let folder = EncodeRecipe.audioDirectory(language: track.language)
-            let start = try startPTS(directory.appendingPathComponent("\(folder)/0.ts"), stream: "a:0")
-            guard abs(start - mainAudioStart) <= 2 else {
-                throw OriginError.badCache(path: directory.path, reason:
-                    "\(folder) starts at PTS \(start) but the muxed audio at \(mainAudioStart): renditions would be out of sync")
-            }
+        let first = directory.appendingPathComponent("1080p/0.ts")
+        let videoStart = try startPTS(first, stream: "v:0")
+        // Every muxed audio track starts together (one run, one muxer).
+        let audioStarts = try channel.audio.indices.map { try startPTS(first, stream: "a:\($0)") }
+        guard let earliest = audioStarts.min(), let latest = audioStarts.max(), latest - earliest <= 2 else {
+            throw OriginError.badCache(path: directory.path, reason: "the audio tracks start at PTS \(audioStarts): out of sync")
         }
-        return CacheManifest.Channel(number: channel.number, videoStartPTS: videoStart, renditions: renditions)
+        return CacheManifest.Channel(number: channel.number, folder: "", createdAt: Date(), encodeSeconds: 0,
+                                     videoStartPTS: videoStart, renditions: renditions)
     }
 
     private func runChecked(_ tool: String, _ arguments: [String], channel: Int) throws {

@@ -24,11 +24,17 @@ public struct VideoVariant: Sendable, Equatable {
 /// picture (background colour, a moving test pattern, temporal noise for
 /// realistic detail, the number, name and a timecode burned in large), the
 /// tones, and for the sync channel a white flash with a beep every second.
-/// All variants and audio renditions come out of one run, so they share
-/// their timestamps.
+/// All variants come out of one run, so they share their timestamps.
+///
+/// Audio: every audio track of the channel is muxed into every variant's
+/// MPEG-TS, in catalog order, each with its ISO 639-2 language in the PMT.
+/// The master playlist declares them as EXT-X-MEDIA TYPE=AUDIO without a
+/// URI ("in the main stream"). Separate audio-only renditions would be the
+/// better HLS (less bandwidth per language), but muxed tracks keep the
+/// player's single demuxer per channel; the player picks its track there.
 public struct EncodeRecipe: Sendable {
     /// Bumped whenever the output would change, so old caches are not reused.
-    public static let version = "zapper-origin-recipe-3"
+    public static let version = "zapper-origin-recipe-4"
     public static let frameRate = 30
     public static let sampleRate = 48_000
 
@@ -45,15 +51,7 @@ public struct EncodeRecipe: Sendable {
     }
 
     public static func videoDirectory(_ variant: VideoVariant) -> String { variant.name }
-    public static func audioDirectory(language: String) -> String { "audio-\(language)" }
     public static func subtitleDirectory(language: String) -> String { "subs-\(language)" }
-
-    /// Each output's muxer shifts its timestamps so none is negative: a
-    /// variant by x264's B-frame delay (two frames at `-preset veryfast`),
-    /// which also covers the AAC priming of its muxed audio. An audio-only
-    /// rendition gets that offset itself, so it lines up with the muxed
-    /// audio; the cache step checks the result.
-    public static let alternateAudioOffset = 2.0 / Double(frameRate)
 
     var hexColour: String { "0x" + channel.colour.dropFirst() }
 
@@ -110,20 +108,19 @@ public struct EncodeRecipe: Sendable {
              "\(outputDirectory)/\(directory)/index.m3u8"]
         }
         for (index, variant) in VideoVariant.all.enumerated() {
-            args += ["-map", "[v\(index)]", "-map", "2:a",
-                     "-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
+            args += ["-map", "[v\(index)]"]
+            for input in channel.audio.indices { args += ["-map", "\(2 + input):a"] }
+            args += ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
                      "-level:v", String(format: "%.1f", Double(variant.level) / 10),
                      "-b:v", "\(variant.videoKbps)k", "-maxrate", "\(variant.videoKbps * 6 / 5)k",
                      "-bufsize", "\(variant.videoKbps * 6 / 5)k",
                      "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
                      "-force_key_frames", "expr:gte(t,n_forced*\(segmentSeconds))",
                      "-c:a", "aac", "-b:a", "\(variant.audioKbps)k", "-ac", "2", "-ar", "\(Self.sampleRate)"]
+            for (track, audio) in channel.audio.enumerated() {
+                args += ["-metadata:s:a:\(track)", "language=\(audio.streamLanguage ?? "und")"]
+            }
             args += hls(Self.videoDirectory(variant))
-        }
-        for (offset, track) in channel.alternateAudio.enumerated() {
-            args += ["-map", "\(3 + offset):a", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-ar", "\(Self.sampleRate)",
-                     "-output_ts_offset", String(format: "%.6f", Self.alternateAudioOffset)]
-            args += hls(Self.audioDirectory(language: track.language))
         }
         return args
     }

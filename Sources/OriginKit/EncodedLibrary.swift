@@ -14,7 +14,7 @@ public final class EncodedLibrary: Sendable {
         var segments: [Int: [String: [Data]]] = [:]
         var logos: [Int: Data] = [:]
         for entry in prepared.manifest.channels {
-            let folder = prepared.directory.appendingPathComponent("ch\(entry.number)")
+            let folder = prepared.directory.appendingPathComponent(entry.folder)
             var renditions: [String: [Data]] = [:]
             for (name, durations) in entry.renditions {
                 renditions[name] = try durations.indices.map { index in

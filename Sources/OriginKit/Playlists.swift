@@ -24,20 +24,13 @@ public struct PlaylistWriter: Sendable {
             Self.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: rendition),
                           durations: entry?.renditions[rendition] ?? [])
         }
-        var extraPeak = 0
-        var extraAverage = 0
-        let hasAudioGroup = !channel.alternateAudio.isEmpty
+        // The audio tracks are muxed into every variant (see EncodeRecipe), so
+        // their renditions have no URI and the variants' bandwidth covers them.
+        let hasAudioGroup = channel.audio.count > 1
         if hasAudioGroup {
             for (index, track) in channel.audio.enumerated() {
                 var attributes = "TYPE=AUDIO,GROUP-ID=\"audio\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
                 attributes += index == 0 ? "DEFAULT=YES,AUTOSELECT=YES" : "DEFAULT=NO,AUTOSELECT=YES"
-                if index > 0 {
-                    let folder = EncodeRecipe.audioDirectory(language: track.language)
-                    attributes += ",URI=\"\(folder)/index.m3u8\""
-                    let rates = bitrates(folder)
-                    extraPeak = max(extraPeak, rates.peak)
-                    extraAverage = max(extraAverage, rates.average)
-                }
                 lines.append("#EXT-X-MEDIA:\(attributes)")
             }
         }
@@ -47,7 +40,7 @@ public struct PlaylistWriter: Sendable {
         }
         for variant in VideoVariant.all {
             let rates = bitrates(EncodeRecipe.videoDirectory(variant))
-            var attributes = "BANDWIDTH=\(rates.peak + extraPeak),AVERAGE-BANDWIDTH=\(rates.average + extraAverage),"
+            var attributes = "BANDWIDTH=\(rates.peak),AVERAGE-BANDWIDTH=\(rates.average),"
             attributes += "RESOLUTION=\(variant.width)x\(variant.height),FRAME-RATE=\(EncodeRecipe.frameRate).000,"
             attributes += "CODECS=\"\(variant.codecs)\""
             if hasAudioGroup { attributes += ",AUDIO=\"audio\"" }
@@ -78,20 +71,31 @@ public struct PlaylistWriter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The WebVTT segment for a loop index: one cue inside the segment's time,
-    /// on the loop's own timeline, mapped onto the video's PTS.
-    public func subtitleSegment(channel: DemoChannel, track: DemoChannel.SubtitleTrack,
-                                loopIndex: Int, videoStartPTS: Int64) -> String {
-        let start = Double(loopIndex * timeline.segmentSeconds) + 0.1
-        let end = Double((loopIndex + 1) * timeline.segmentSeconds) - 0.1
+    /// The WebVTT segment `sequence`: one cue inside the segment's time, on
+    /// the loop's own timeline (the segments before it in the loop last
+    /// `loopDurations`), mapped onto the video's PTS by X-TIMESTAMP-MAP. Its
+    /// text names the channel and the media sequence number, so a client can
+    /// check that a cue shows with its own segment's pictures.
+    public func subtitleSegment(channel: DemoChannel, track: DemoChannel.SubtitleTrack, sequence: Int64,
+                                loopDurations: [Double], videoStartPTS: Int64) -> String {
+        let loopIndex = timeline.loopIndex(of: sequence)
+        let segmentStart = loopDurations.prefix(loopIndex).reduce(0, +)
+        let duration = loopDurations.indices.contains(loopIndex) ? loopDurations[loopIndex] : Double(timeline.segmentSeconds)
         return """
             WEBVTT
             X-TIMESTAMP-MAP=MPEGTS:\(videoStartPTS),LOCAL:00:00:00.000
 
-            \(Self.cueTime(start)) --> \(Self.cueTime(end))
-            \(channel.name) (\(track.language)): line \(loopIndex + 1) of \(timeline.loopSegments)
+            \(sequence)
+            \(Self.cueTime(segmentStart + 0.1)) --> \(Self.cueTime(segmentStart + duration - 0.1)) line:85%
+            \(Self.cueText(channel: channel, track: track, sequence: sequence))
+            (\(track.name), \(loopIndex + 1) of \(timeline.loopSegments))
 
             """
+    }
+
+    /// The first line of the cue of segment `sequence`, e.g. "Red One · en · cue 881234".
+    public static func cueText(channel: DemoChannel, track: DemoChannel.SubtitleTrack, sequence: Int64) -> String {
+        "\(channel.name) · \(track.language) · cue \(sequence)"
     }
 
     static func cueTime(_ seconds: Double) -> String {

@@ -162,13 +162,15 @@ public final class OriginRouter: Sendable {
         }
     }
 
-    /// The channel's rendition folders: video variants, alternate audio, subtitles.
+    /// The channel's rendition folders: video variants and subtitles. A
+    /// subtitle playlist follows the video's segment durations, so its
+    /// segments line up with the video's one for one.
     private func renditionKind(_ channel: DemoChannel, _ name: String) -> (durations: [Double], extension: String)? {
+        guard let renditions = library.entry(channel: channel.number)?.renditions else { return nil }
         if channel.subtitleTracks.contains(where: { EncodeRecipe.subtitleDirectory(language: $0.language) == name }) {
-            return (Array(repeating: Double(catalog.segmentSeconds), count: catalog.loopSegments), "vtt")
+            return renditions[EncodeRecipe.videoDirectory(VideoVariant.all[0])].map { (durations: $0, extension: "vtt") }
         }
-        guard let durations = library.entry(channel: channel.number)?.renditions[name] else { return nil }
-        return (durations, "ts")
+        return renditions[name].map { (durations: $0, extension: "ts") }
     }
 
     private func mediaPlaylist(_ channel: DemoChannel, rendition: String) -> OriginReply {
@@ -190,8 +192,8 @@ public final class OriginRouter: Sendable {
         if kind.extension == "vtt" {
             guard let track = channel.subtitleTracks.first(where: { EncodeRecipe.subtitleDirectory(language: $0.language) == rendition }),
                   let entry = library.entry(channel: channel.number) else { return .text(404, "not found") }
-            let text = playlists.subtitleSegment(channel: channel, track: track, loopIndex: loopIndex,
-                                                 videoStartPTS: entry.videoStartPTS)
+            let text = playlists.subtitleSegment(channel: channel, track: track, sequence: sequence,
+                                                 loopDurations: kind.durations, videoStartPTS: entry.videoStartPTS)
             return OriginReply(status: 200, contentType: "text/vtt; charset=utf-8", body: Data(text.utf8))
         }
         guard let data = library.segment(channel: channel.number, rendition: rendition, loopIndex: loopIndex) else {

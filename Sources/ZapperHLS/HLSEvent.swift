@@ -3,6 +3,9 @@ import ZapperCore
 
 /// What the HLS client did, for the log and for the player's decisions.
 public enum HLSEvent: Sendable, Equatable {
+    /// The master playlist as loaded: its variants and their audio and
+    /// subtitle renditions (`master.renditions(.subtitles, group: variant.subtitlesGroup)`).
+    case masterLoaded(HLSMasterPlaylist)
     case variantChosen(index: Int, bandwidth: Int, reason: String)
     case playlistFailed(url: String, reason: String, attempt: Int)
     case playlistRecovered(url: String)
@@ -15,6 +18,8 @@ public enum HLSEvent: Sendable, Equatable {
     /// One line for a person reading the log.
     public var line: String {
         switch self {
+        case let .masterLoaded(master):
+            "master playlist: \(master.variants.count) variants; audio \(Self.languages(master, .audio)); subtitles \(Self.languages(master, .subtitles))"
         case let .variantChosen(index, bandwidth, reason): "variant \(index) (\(bandwidth / 1000) kbit/s): \(reason)"
         case let .playlistFailed(url, reason, attempt): "playlist \(url) failed (attempt \(attempt)): \(reason)"
         case let .playlistRecovered(url): "playlist \(url) is back"
@@ -25,6 +30,11 @@ public enum HLSEvent: Sendable, Equatable {
             "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
         case .restarted: "the playlist started over; following its live edge"
         }
+    }
+
+    private static func languages(_ master: HLSMasterPlaylist, _ type: HLSRendition.MediaType) -> String {
+        let names = master.renditions.filter { $0.type == type }.map { $0.language ?? $0.name }
+        return names.isEmpty ? "none" : names.joined(separator: ", ")
     }
 }
 

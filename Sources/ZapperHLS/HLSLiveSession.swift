@@ -73,7 +73,9 @@ public final class HLSLiveSession: Sendable {
         var variants: [HLSVariant] = []
         var pending: HLSMediaPlaylist?
         switch first! {
-        case .master(let master): variants = master.variants
+        case .master(let master):
+            variants = master.variants
+            report(.masterLoaded(master))
         case .media(let media): pending = media
         }
         let chooser = VariantChooser(bandwidths: variants.isEmpty ? [1] : variants.map(\.bandwidth))

@@ -5,6 +5,10 @@ import ZapperCore
 /// fMP4 with `format: "mov"`). With the channel's cached codec parameters it
 /// skips stream probing; without, it probes briefly and offers the result
 /// for caching. Runs on the demux thread: `readPacket` blocks for data.
+///
+/// Of several audio streams (languages muxed in one MPEG-TS), one is chosen
+/// (`AudioChoice`, default the first) and only its packets come out of
+/// `readPacket`; the others are discarded in libavformat.
 public final class Demuxer {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private let io: CustomIO
@@ -12,8 +16,13 @@ public final class Demuxer {
     public let parameters: [CodecParameters]
     /// Whether the streams were probed (no cached parameters were usable).
     public let probed: Bool
+    /// The audio streams in stream order, with their languages.
+    public let audioStreams: [AudioStream]
+    /// The stream index of the audio stream whose packets are read; nil: no audio.
+    public private(set) var selectedAudio: Int?
 
-    public init(queue: ByteQueue, format formatName: String = "mpegts", cached: [CodecParameters]? = nil) throws {
+    public init(queue: ByteQueue, format formatName: String = "mpegts", cached: [CodecParameters]? = nil,
+                audio: AudioChoice = .first) throws {
         io = try CustomIO(queue: queue)
         guard let context = avformat_alloc_context() else {
             throw AVError(code: zapper_averror(ENOMEM), operation: "avformat_alloc_context")
@@ -56,6 +65,23 @@ public final class Demuxer {
             avformat_close_input(&format)
             throw AVError(code: zapper_averror_invaliddata(), operation: "\(formatName): no audio or video stream found")
         }
+        var audioStreams: [AudioStream] = []
+        for (index, stream) in parameters.enumerated() where stream.kind == .audio {
+            let avStream = opened.pointee.streams[index]!
+            let language = av_dict_get(avStream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
+            audioStreams.append(AudioStream(index: index, streamID: avStream.pointee.id, language: language,
+                                            codecName: stream.codecName))
+        }
+        self.audioStreams = audioStreams
+        select(audio)
+    }
+
+    /// Chooses the audio stream to read from the next packet on.
+    public func select(_ choice: AudioChoice) {
+        selectedAudio = choice.pick(from: audioStreams)
+        for stream in audioStreams {
+            format!.pointee.streams[stream.index]!.pointee.discard = stream.index == selectedAudio ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
     }
 
     deinit {
@@ -73,12 +99,15 @@ public final class Demuxer {
         parameters.firstIndex { $0.kind == kind }
     }
 
-    /// The next packet, or nil at the end of the stream.
+    /// The next packet (never one of an audio stream not chosen), or nil at the end of the stream.
     public func readPacket() throws -> Packet? {
-        let packet = try Packet()
-        let status = av_read_frame(format, packet.pointer)
-        if status == zapper_averror_eof() { return nil }
-        try AVError.check(status, "av_read_frame")
-        return packet
+        while true {
+            let packet = try Packet()
+            let status = av_read_frame(format, packet.pointer)
+            if status == zapper_averror_eof() { return nil }
+            try AVError.check(status, "av_read_frame")
+            if parameters[packet.streamIndex].kind == .audio, packet.streamIndex != selectedAudio { continue }
+            return packet
+        }
     }
 }

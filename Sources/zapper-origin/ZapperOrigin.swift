@@ -60,9 +60,9 @@ struct ZapperOrigin: AsyncParsableCommand {
         }
         let took = String(format: "%.0f", prepared.manifest.encodeSeconds)
         if prepared.reused {
-            note("using the cached loops in \(prepared.directory.path) (the first encode took \(took) s)")
+            note("using the cached loops in \(prepared.directory.path) (their encodes took \(took) s)")
         } else {
-            note("encoded \(catalog.channels.count) channels in \(took) s into \(prepared.directory.path)")
+            note("encoded channel(s) \(prepared.encoded.map(String.init).joined(separator: ", ")) into \(prepared.directory.path)")
         }
         if encodeOnly { return }
 

@@ -213,34 +213,110 @@ extension OriginOverHTTP {
             .compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) }
     }
 
-    @Test func alternateAudioAndSubtitlesAreSelectable() throws {
-        let channels = catalog.channels.filter { !$0.alternateAudio.isEmpty && !$0.subtitleTracks.isEmpty }
+    /// The languages and start PTS of a segment's streams, in stream order.
+    func streamLanguages(_ file: URL) throws -> [(type: String, language: String?)] {
+        let result = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type:stream_tags=language",
+                                              "-of", "json", file.path])
+        struct Probe: Decodable {
+            struct Stream: Decodable {
+                var codec_type: String
+                var tags: [String: String]?
+            }
+            var streams: [Stream]
+        }
+        return try JSONDecoder().decode(Probe.self, from: result.stdout).streams.map { ($0.codec_type, $0.tags?["language"]) }
+    }
+
+    @Test func secondAudioLanguageIsMuxedIntoEveryVariant() throws {
+        let channels = catalog.channels.filter { $0.audio.count > 1 }
         #expect(channels.count >= 2)
         for channel in channels {
             let master = try get("/ch/\(channel.number)/master.m3u8").text
-            for track in channel.alternateAudio {
-                let folder = "audio-\(track.language)"
-                #expect(master.contains("TYPE=AUDIO,GROUP-ID=\"audio\",LANGUAGE=\"\(track.language)\""))
-                #expect(master.contains("URI=\"\(folder)/index.m3u8\""))
-                let segment = try get(try newestSegment(channel: channel.number, rendition: folder))
+            let audioLines = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") }
+            #expect(audioLines.count == channel.audio.count)
+            for (index, track) in channel.audio.enumerated() {
+                let line = try #require(audioLines.first { $0.contains("LANGUAGE=\"\(track.language)\"") }, "\(track.language)")
+                #expect(line.contains("GROUP-ID=\"audio\"") && line.contains("NAME=\"\(track.name)\""))
+                #expect(line.contains(index == 0 ? "DEFAULT=YES,AUTOSELECT=YES" : "DEFAULT=NO,AUTOSELECT=YES"))
+                #expect(!line.contains("URI="), "muxed tracks have no playlist of their own")
+            }
+            let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+            #expect(variants.count == 3 && variants.allSatisfy { $0.contains("AUDIO=\"audio\"") })
+
+            for variant in VideoVariant.all {
+                let segment = try get(try newestSegment(channel: channel.number, rendition: variant.name))
                 let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
                 defer { try? FileManager.default.removeItem(at: file) }
-                let audio = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
-                let samples = audio.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-                let own = goertzelPower(samples, frequency: Double(track.toneHz), sampleRate: 48_000)
-                let main = goertzelPower(samples, frequency: Double(channel.audio[0].toneHz), sampleRate: 48_000)
-                #expect(own > 100 * main, "\(folder) of channel \(channel.number) plays its own tone")
+                let audio = try streamLanguages(file).filter { $0.type == "audio" }
+                #expect(audio.map(\.language) == channel.audio.map(\.streamLanguage), "\(variant.name) of channel \(channel.number)")
+                guard variant == VideoVariant.all[0] else { continue }
+                // Each audio stream plays its own track's tone.
+                for (index, track) in channel.audio.enumerated() {
+                    let pcm = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-map", "0:a:\(index)",
+                                                      "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+                    let samples = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+                    #expect(samples.count > 48_000)
+                    let tones = channel.audio.map(\.toneHz)
+                    let strongest = tones.max { goertzelPower(samples, frequency: Double($0), sampleRate: 48_000)
+                        < goertzelPower(samples, frequency: Double($1), sampleRate: 48_000) }
+                    #expect(strongest == track.toneHz, "audio stream \(index) of channel \(channel.number)")
+                }
             }
+        }
+    }
+
+    @Test func subtitlesAreLiveWebVTTAlignedWithTheVideo() throws {
+        let channels = catalog.channels.filter { !$0.subtitleTracks.isEmpty }
+        #expect(channels.count >= 2)
+        for channel in channels {
+            let master = try get("/ch/\(channel.number)/master.m3u8").text
+            #expect(master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.allSatisfy { $0.contains("SUBTITLES=\"subs\"") })
             for track in channel.subtitleTracks {
-                #expect(master.contains("TYPE=SUBTITLES,GROUP-ID=\"subs\",LANGUAGE=\"\(track.language)\""))
-                let path = try newestSegment(channel: channel.number, rendition: "subs-\(track.language)")
-                #expect(path.hasSuffix(".vtt"))
-                let cue = try get(path)
-                #expect(cue.status == 200)
-                #expect(cue.text.hasPrefix("WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:"))
-                #expect(cue.text.contains(" --> "))
+                let folder = EncodeRecipe.subtitleDirectory(language: track.language)
+                #expect(master.contains("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\""))
+                #expect(master.contains("URI=\"\(folder)/index.m3u8\""))
+
+                // The subtitle playlist lists what the video's does: same sequence numbers, same durations
+                // (fetched again when the two loads straddle a new segment).
+                var subtitles = "", video = ""
+                for _ in 0..<3 {
+                    subtitles = try get("/ch/\(channel.number)/\(folder)/index.m3u8").text
+                    video = try get("/ch/\(channel.number)/240p/index.m3u8").text
+                    if mediaSequence(subtitles) == mediaSequence(video) { break }
+                }
+                func shape(_ playlist: String) -> [String] {
+                    playlist.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#EXT-X-PROGRAM-DATE-TIME") }
+                        .map { $0.replacingOccurrences(of: ".vtt", with: ".ts") }
+                }
+                #expect(shape(subtitles) == shape(video))
+
+                // The newest cue shows inside its video segment, 0.1 s after its first picture.
+                let name = try #require(uris(subtitles).last)
+                let sequence = try #require(Int64(name.dropLast(4)))
+                let cue = try get("/ch/\(channel.number)/\(folder)/\(name)")
+                #expect(cue.status == 200 && cue.headers["content-type"] == "text/vtt; charset=utf-8")
+                let lines = cue.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                #expect(lines.first == "WEBVTT")
+                let map = try #require(lines.first { $0.hasPrefix("X-TIMESTAMP-MAP=MPEGTS:") })
+                #expect(map.hasSuffix(",LOCAL:00:00:00.000"))
+                let ticks = try #require(Int64(map.dropFirst("X-TIMESTAMP-MAP=MPEGTS:".count).prefix { $0.isNumber }))
+                let timing = try #require(lines.first { $0.contains(" --> ") })
+                let times = timing.split(separator: " ").filter { $0.contains(":") && $0.contains(".") && !$0.contains("%") }.map { part in
+                    part.split(separator: ":").reduce(0.0) { $0 * 60 + (Double($1) ?? .nan) }
+                }
+                #expect(times.count == 2)
+                #expect(lines.contains(PlaylistWriter.cueText(channel: channel, track: track, sequence: sequence)), "\(cue.text)")
+
+                let segment = try get("/ch/\(channel.number)/240p/\(sequence).ts")
+                let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
+                defer { try? FileManager.default.removeItem(at: file) }
+                let pictures = try frameTimes(file, stream: "v:0")
+                let first = try #require(pictures.first), last = try #require(pictures.last)
+                let start = Double(ticks) / 90_000 + times[0]
+                let end = Double(ticks) / 90_000 + times[1]
+                #expect(abs(start - (first + 0.1)) < 0.04, "cue at \(start) s, segment \(sequence) starts at \(first) s")
+                #expect(end > start && end < last + 1.0 / 30 + 0.001)
             }
-            #expect(master.contains("AUDIO=\"audio\"") && master.contains("SUBTITLES=\"subs\""))
         }
     }
 

@@ -97,7 +97,8 @@ import TestSupport
         let catalog = try ChannelCatalog.load(from: Repo.catalogURL)
         #expect(catalog.channels.count >= 8)
         #expect(Set(catalog.channels.map(\.group)).count >= 2)
-        #expect(catalog.channels.filter { !$0.alternateAudio.isEmpty && !$0.subtitleTracks.isEmpty }.count >= 2)
+        #expect(catalog.channels.filter { $0.audio.count > 1 && !$0.subtitleTracks.isEmpty }.count >= 2)
+        #expect(catalog.channels.flatMap(\.audio).allSatisfy { $0.streamLanguage?.count == 3 })
         #expect(catalog.channels.contains { $0.syncFlash != nil })
         // Tones far enough apart to tell by spectrum.
         let tones = catalog.channels.flatMap { $0.audio.map(\.toneHz) }.sorted()
@@ -126,5 +127,59 @@ import TestSupport
         }
         try Data(#"{"segmentSeconds": 2}"#.utf8).write(to: url)
         #expect(throws: OriginError.self) { try ChannelCatalog.load(from: url) }
+    }
+}
+
+@Suite struct EncodeCacheTests {
+    @Test func aChangedChannelEncodesOnlyItselfAgain() throws {
+        let catalog = try Repo.catalog()
+        func folders(_ catalog: ChannelCatalog, ffmpeg: String = "ffmpeg 6") throws -> [String] {
+            try catalog.channels.map { try EncodeCache.folderName(channel: $0, catalog: catalog, ffmpeg: ffmpeg, font: "font.ttf") }
+        }
+        let before = try folders(catalog)
+        #expect(Set(before).count == before.count)
+        #expect(before[0].hasPrefix("ch\(catalog.channels[0].number)-"))
+        var changed = catalog
+        changed.channels[1].audio.append(.init(language: "fr", name: "Français", toneHz: 1_650))
+        let after = try folders(changed)
+        #expect(after[1] != before[1])
+        #expect(after.indices.filter { after[$0] != before[$0] } == [1])
+        // Another ffmpeg, or another loop length, encodes everything.
+        #expect(zip(try folders(catalog, ffmpeg: "ffmpeg 7"), before).allSatisfy { $0 != $1 })
+        var longer = catalog
+        longer.loopSeconds = 40
+        #expect(zip(try folders(longer), before).allSatisfy { $0 != $1 })
+    }
+
+    @Test func anUnknownLanguageOrATwiceUsedOneIsRefused() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("lang-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for audio in [#"[{"language": "xx", "name": "X", "toneHz": 500}]"#,
+                      #"[{"language": "en", "name": "A", "toneHz": 500}, {"language": "en", "name": "B", "toneHz": 600}]"#] {
+            let json = #"{"segmentSeconds": 2, "loopSeconds": 20, "windowSegments": 6, "channels": ["#
+                + ##"{"number": 1, "id": "a", "name": "A", "group": "G", "colour": "#102030", "audio": "## + audio + "}]}"
+            try Data(json.utf8).write(to: url)
+            #expect(throws: OriginError.self) { try ChannelCatalog.load(from: url) }
+        }
+    }
+}
+
+@Suite struct SubtitleSegmentTests {
+    @Test func cueSitsInsideItsSegmentAndNamesIt() throws {
+        let catalog = try Repo.catalog()
+        let channel = try #require(catalog.channels.first { !$0.subtitleTracks.isEmpty })
+        let writer = PlaylistWriter(timeline: LiveTimeline(catalog: catalog))
+        let durations = [2.0, 2.0, 1.9, 2.1, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]
+        // Sequence 1003 is loop segment 3: it starts 5.9 s into the loop.
+        let text = writer.subtitleSegment(channel: channel, track: channel.subtitleTracks[0], sequence: 1003,
+                                          loopDurations: durations, videoStartPTS: 132_000)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[0] == "WEBVTT")
+        #expect(lines[1] == "X-TIMESTAMP-MAP=MPEGTS:132000,LOCAL:00:00:00.000")
+        #expect(lines[2] == "")
+        #expect(lines[3] == "1003")
+        #expect(lines[4] == "00:00:06.000 --> 00:00:07.900 line:85%")
+        #expect(lines[5] == "\(channel.name) · \(channel.subtitleTracks[0].language) · cue 1003")
+        #expect(lines[6] == "(\(channel.subtitleTracks[0].name), 4 of 10)")
     }
 }
