@@ -45,8 +45,10 @@ public final class ChannelPlayback: @unchecked Sendable {
     /// follows the live edge at the lowest variant keeping only the newest
     /// segment, nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
-                report: @escaping Report) {
+                audioLanguage: String? = nil, report: @escaping Report) {
         self.channel = channel
+        let tracks = ChannelTracks(audioLanguage: audioLanguage)
+        self.tracks = tracks
         let tag = TuneTag(serial: serial)
         self.tag = tag
         self.sampleRate = sampleRate
@@ -66,6 +68,10 @@ public final class ChannelPlayback: @unchecked Sendable {
         session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value },
                                  variantCap: { tag.serial == nil ? 0 : nil }) { event in
             switch event {
+            case .masterLoaded(let master):
+                tracks.loaded(master)
+            case .variantChosen(let index, _, _):
+                tracks.chose(variant: index)
             case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
             case .segmentFailed(let sequence, let reason):
@@ -80,6 +86,8 @@ public final class ChannelPlayback: @unchecked Sendable {
     }
 
     private let bufferedSeconds: SharedDouble
+    /// Its audio languages and subtitles, and the audio asked for.
+    let tracks: ChannelTracks
 
     public func start() {
         session.start()
@@ -122,6 +130,19 @@ public final class ChannelPlayback: @unchecked Sendable {
             tag.warmFailure = nil
             report("load-failed", fields)
         }
+    }
+
+    /// Plays another of the stream's audio languages from the next packet on.
+    public func chooseAudio(language: String) {
+        tracks.requestAudio(language: language)
+    }
+
+    private func dropQueuedSound() {
+        condition.lock()
+        samples.removeAll()
+        samplesStart = 0
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Cancels fetching and wakes the decode thread; returns at once. With
@@ -212,8 +233,9 @@ public final class ChannelPlayback: @unchecked Sendable {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence
             let demuxer: Demuxer
+            var audioRequest = tracks.audioRequest
             do {
-                demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number))
+                demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number), audio: audioRequest.choice)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number) }
             } catch {
                 if delivery.bytes.isCancelled { return }
@@ -235,6 +257,12 @@ public final class ChannelPlayback: @unchecked Sendable {
                     }
                 }
                 while let packet = try demuxer.readPacket() {
+                    if tracks.audioRequest.generation != audioRequest.generation {
+                        // Another language: the sound queued so far goes, the new track's follows.
+                        audioRequest = tracks.audioRequest
+                        demuxer.select(audioRequest.choice)
+                        dropQueuedSound()
+                    }
                     let parameters = demuxer.parameters[packet.streamIndex]
                     guard parameters.kind == .video || parameters.kind == .audio else { continue }
                     let base = demuxer.timeBase(stream: packet.streamIndex)
@@ -249,6 +277,7 @@ public final class ChannelPlayback: @unchecked Sendable {
                         firstInSegment = false
                         let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
                         if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
+                        tracks.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                         if Self.debugTimeline {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
                         }

@@ -61,8 +61,8 @@ extension Player {
     private func makePlayback(_ channel: LineupChannel, serial: Int?) -> ChannelPlayback {
         let log = self.log
         let inbox = self.newsPoster
-        return ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate,
-                               parametersCache: parametersCache) { name, fields, serial in
+        return ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate, parametersCache: parametersCache,
+                               audioLanguage: keeper.state.audio[channel.stateKey]) { name, fields, serial in
             log.emit(name, fields)
             if name == "load-failed", case .string(let error)? = fields.first(where: { $0.0 == "error" })?.1 {
                 inbox(.failed(serial: serial, reason: error))
@@ -126,6 +126,7 @@ extension Player {
         }
         let date = Date()
         parentalTick(now: now, date: date)
+        subtitleTick()
         panelTick(now: now)
         if let until = hintUntil, until <= now { hintUntil = nil }
         let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? "Swipe up for more" : nil,

@@ -58,7 +58,8 @@ public final class Player {
     static let hintMilliseconds = 5000
     var gate: ParentalGate
     var parentalCheckDue = 0
-    /// The subtitle cue lines due now (empty: none).
+    /// The playing channel's chosen subtitles, and the lines due now (empty: none).
+    var subtitles: SubtitlePlayer?
     var subtitleLines: [String] = []
     let keeper: StateKeeper
     let inbox = Inbox<News>()

@@ -36,7 +36,9 @@ final class LaunchedZapper {
             """.write(to: configURL, atomically: true, encoding: .utf8)
 
         process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
-        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + arguments
+        // Each run keeps its state apart (a run's last channel must not start the next).
+        let state = arguments.contains("--state-dir") ? [] : ["--state-dir", directory.appendingPathComponent("state").path]
+        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + state + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ALSA_CONFIG_PATH"] = configURL.path
         process.environment = environment

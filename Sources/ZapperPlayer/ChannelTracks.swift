@@ -1,0 +1,64 @@
+import Foundation
+import ZapperCore
+import ZapperMedia
+
+/// A channel's audio languages and subtitles as its master playlist lists
+/// them, the audio the viewer asked for, and what the subtitle timing needs
+/// from the decode thread (where each discontinuity's timeline starts).
+/// Written by the session's and the decode thread, read by the loop.
+final class ChannelTracks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var master: HLSMasterPlaylist?
+    private var variant = 0
+    private var audioLanguages: [String]
+    private var audioGeneration = 0
+    private var offsets: [Int64: Double] = [:]
+    private var firstSequence: Int64?
+
+    init(audioLanguage: String?) {
+        audioLanguages = audioLanguage.map { [$0] } ?? []
+    }
+
+    func loaded(_ master: HLSMasterPlaylist) { lock.withLock { self.master = master } }
+    func chose(variant index: Int) { lock.withLock { variant = index } }
+
+    private func renditions(_ type: HLSRendition.MediaType) -> [HLSRendition] {
+        lock.withLock {
+            guard let master, master.variants.indices.contains(variant) else { return [] }
+            let chosen = master.variants[variant]
+            return master.renditions(type, group: type == .audio ? chosen.audioGroup : chosen.subtitlesGroup)
+        }
+    }
+
+    /// The languages carried in the stream itself (one demuxer plays them; a rendition
+    /// with its own playlist cannot be played here and is not offered).
+    var audioRenditions: [HLSRendition] { renditions(.audio).filter { $0.uri == nil } }
+    var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
+
+    /// The audio asked for, and a number that changes with each new request.
+    var audioRequest: (choice: AudioChoice, generation: Int) {
+        lock.withLock { (audioLanguages.isEmpty ? .first : .languages(audioLanguages), audioGeneration) }
+    }
+
+    var requestedLanguage: String? { lock.withLock { audioLanguages.first } }
+
+    func requestAudio(language: String) {
+        lock.withLock {
+            audioLanguages = [language]
+            audioGeneration += 1
+        }
+    }
+
+    /// The decode thread: discontinuity `sequence`'s stream times + `offset` are timeline times.
+    func timeline(discontinuity sequence: Int64, offset: Double, segment: Int64) {
+        lock.withLock {
+            offsets[sequence] = offset
+            if firstSequence == nil { firstSequence = segment }
+        }
+    }
+
+    func offset(discontinuity sequence: Int64) -> Double? { lock.withLock { offsets[sequence] } }
+
+    /// The first media sequence decoded (subtitles start there).
+    var startSequence: Int64? { lock.withLock { firstSequence } }
+}
