@@ -2,7 +2,9 @@ import ZapperCore
 
 /// Carries out an automation script one step per tick (DESIGN §8). Key
 /// presses go to the player as if from a device: through the same keymap
-/// and state machine.
+/// and state machine. A `wait-event` sees the events logged since the last
+/// waiting line (`wait`, `wait-event`, `hold`) ended, so it also sees what the
+/// presses just before it caused at once (a PIN refused, say).
 struct ScriptRunner {
     enum State { case running, quit, failed(String) }
 
@@ -21,10 +23,7 @@ struct ScriptRunner {
     mutating func step(snapshot: (String) throws -> Void, key: (String, KeyEvent.Kind) -> Void) -> State {
         while index < lines.count {
             let line = lines[index]
-            if lineStartedAt == nil {
-                lineStartedAt = log.now
-                mark = log.count
-            }
+            if lineStartedAt == nil { lineStartedAt = log.now }
             let elapsed = log.now - lineStartedAt!
             switch line.command {
             case .wait(let ms):
@@ -53,6 +52,10 @@ struct ScriptRunner {
                 guard elapsed >= ms else { return .running }
                 holding = false
                 key(name, .release)
+            }
+            switch line.command {
+            case .wait, .waitEvent, .hold: mark = log.count
+            default: break
             }
             index += 1
             lineStartedAt = nil

@@ -67,6 +67,12 @@ final class LaunchedZapper {
         return false
     }
 
+    /// SIGKILL: no clean-up of any kind, as a power cut or a crash.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     func finish() -> Run {
         process.waitUntilExit()
         return Run(status: process.terminationStatus, events: events,

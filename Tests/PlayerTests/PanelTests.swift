@@ -88,3 +88,104 @@ struct PanelTests {
         #expect(try dominantTone(samples[(min(tuned, samples.count) - 2 * 96_000)..<(min(tuned, samples.count) - 10_000)]) == channel.audio[1].toneHz)
     }
 }
+
+/// Parental control and the state that outlives the process, end to end.
+@Suite(.serialized, .timeLimit(.minutes(30)))
+struct LockAndStateTests {
+    let playback = ZapperPlaybackTests()
+    let panel = PanelTests()
+
+    /// Channel 1 rated 18 over a limit of 12: the locked card hides the picture and
+    /// no sound comes out, a wrong PIN is refused, the right one brings both back.
+    @Test func theLockWithholdsPictureAndSoundUntilThePIN() throws {
+        let channel = try #require(try Repo.catalog().channel(number: 1))
+        let lineup = try playback.demoLineup().replacingOccurrences(of: "tvg-id=\"red.zapper\"", with: "tvg-id=\"red.zapper\" tvg-rating=\"18\"")
+        let hash = try Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path, ["--hash-pin", "1234"])
+        try #require(hash.status == 0)
+        let pinHash = String(decoding: hash.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-lock-\(UUID().uuidString).toml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "[parental]\nmax-rating = 12\npin-hash = \"\(pinHash)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720", "--config", config.path], script: """
+            wait-event locked 20000
+            wait-event first-frame 20000
+            wait 2500
+            snapshot $DIR/locked.png
+            press KEY_1
+            press KEY_2
+            press KEY_3
+            press KEY_5
+            wait-event pin-rejected 5000
+            press KEY_1
+            press KEY_2
+            press KEY_3
+            press KEY_4
+            wait-event unlocked 10000
+            wait 3000
+            snapshot $DIR/open.png
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("locked").first?["rating"] as? String == "18")
+        #expect(run.named("pin-rejected").first?["tries_left"] as? Int == 4)
+        #expect(run.named("unlocked").first?["reason"] as? String == "pin")
+        let shots = run.named("snapshot").compactMap { $0["path"] as? String }
+        try #require(shots.count == 2)
+        let locked = try playback.medianColour(shots[0])
+        #expect(locked.0 + locked.1 + locked.2 < 90, "the locked screen shows \(locked)")
+        #expect(try playback.showsChannel(shots[1], 1))
+
+        // Silence until the PIN, the channel's tone after it.
+        let samples = panel.pcm(run)
+        let unlocked = try panel.time(run, "unlocked") * 96
+        try #require(unlocked > 2 * 96_000 && samples.count > unlocked + 2 * 96_000)
+        let before = samples[..<(unlocked - 48_000)]
+        #expect(before.allSatisfy { abs(Int($0)) < 4 }, "sound came out while locked")
+        #expect(try panel.dominantTone(samples[(samples.count - 2 * 96_000)...]) == channel.audio[0].toneHz)
+    }
+
+    /// The last channel and the volume come back at the next start.
+    @Test func theLastChannelAndVolumeComeBack() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let lineup = try playback.demoLineup()
+        let first = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "3", "--state-dir", state.path], script: """
+            wait-event first-frame 20000
+            press KEY_VOLUMEDOWN
+            press KEY_VOLUMEDOWN
+            quit
+            """).finish()
+        #expect(first.status == 0, "\(first.stderr)")
+        let saved = try ZapperState.decode(Data(contentsOf: state.appendingPathComponent("state.json")))
+        #expect(saved.lastChannel == 3 && saved.volume == 70, "\(saved)")
+        let second = try LaunchedZapper(lineup: lineup, arguments: ["--state-dir", state.path], script: """
+            wait-event first-frame 20000
+            quit
+            """).finish()
+        #expect(second.named("tune").first?["channel"] as? Int == 3, "\(second.stderr)")
+    }
+
+    /// kill -9 at random moments while the player saves its state (volume keys and
+    /// channel changes all the time): the state file is always whole.
+    @Test func killedWhileSavingLeavesAWholeStateFile() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let lineup = try playback.demoLineup()
+        let busy = (0..<400).map { $0 % 2 == 0 ? "press KEY_VOLUMEUP\nwait 20" : "press KEY_VOLUMEDOWN\nwait 20" }.joined(separator: "\n")
+        var generator = SystemRandomNumberGenerator()
+        var saves = 0
+        for round in 0..<8 {
+            let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(1 + round % 3)", "--state-dir", state.path],
+                                            script: "wait-event first-frame 20000\n" + busy + "\nquit\n")
+            #expect(zapper.waitFor("first-frame", seconds: 30))
+            Thread.sleep(forTimeInterval: Double.random(in: 0.3...2.5, using: &generator))
+            zapper.kill()
+            let file = state.appendingPathComponent("state.json")
+            let data = try Data(contentsOf: file)
+            let restored = try ZapperState.decode(data)
+            #expect(restored.lastChannel != nil, "round \(round): \(String(decoding: data, as: UTF8.self))")
+            saves += 1
+        }
+        #expect(saves == 8)
+    }
+}
