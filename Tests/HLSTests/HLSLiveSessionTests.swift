@@ -76,7 +76,6 @@ struct HLSLiveSessionTests {
         // Where it started is the first segment it took up: delivered, or skipped with an event.
         let started = ([sequences[0]] + reported).min()!
         let latestEdge = Int64(recorder.firstDeliveryAt.withLock { $0! }.timeIntervalSince1970 / 2) - 1
-        print("HOLDBACK started \(started) edge \(edge) latest \(latestEdge)")
         #expect(started >= edge - 3 && started <= latestEdge - 1,
                 "started at \(started), edge between \(edge) and \(latestEdge): \(events.map(\.line))")
         // The lowest variant first (240p is variant 0). Whether it steps up within five segments
