@@ -37,6 +37,15 @@ public final class Frame {
 
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
+    /// The picture's size in memory, about: the planes' rows times their strides.
+    public var byteSize: Int {
+        withUnsafeBytes(of: pointer.pointee.linesize) { strides in
+            strides.bindMemory(to: Int32.self).prefix(4).enumerated().reduce(0) { total, plane in
+                // Chroma planes (4:2:0) have half the rows.
+                total + Int(plane.element) * (plane.offset == 0 ? height : (height + 1) / 2)
+            }
+        }
+    }
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
     public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }

@@ -36,6 +36,9 @@ public final class ChannelPlayback: @unchecked Sendable {
     private var waitingSamples: Int { samples.count - samplesStart }
     public let sampleRate: Int
     static let maxPictures = 24
+    /// Decoded pictures wait in memory up to this many bytes too (about ten 1080p
+    /// pictures, a third of a second): the queue's main cost in resident memory.
+    static let maxPictureBytes = 32 << 20
     static let maxAudioSeconds = 1.0
     /// How far (in frames, about 2 ms) a block may sit off the queue's end before it is realigned.
     static let audioSlackFrames = 96
@@ -357,7 +360,7 @@ public final class ChannelPlayback: @unchecked Sendable {
     private func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while pictures.count >= Self.maxPictures && !stopped {
+        while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.frame.byteSize }) >= Self.maxPictureBytes) && !stopped {
             // Never wait on pictures while the sound has run dry: drop the oldest instead.
             if waitingSamples == 0 && samplesTime != nil { pictures.removeFirst(); break }
             condition.wait()
