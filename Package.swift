@@ -96,7 +96,7 @@ let package = Package(
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
-        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "TestSupport", "OriginKit"]),
+        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperMedia", "TestSupport", "OriginKit"]),
         .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),

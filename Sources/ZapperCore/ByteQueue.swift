@@ -75,6 +75,25 @@ public final class ByteQueue: @unchecked Sendable {
         return .bytes(count)
     }
 
+    /// No more bytes will come (the body ended).
+    public var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return finished
+    }
+
+    /// A finished queue holding a copy of the bytes not yet read (this queue is untouched).
+    public func snapshot() -> ByteQueue {
+        condition.lock()
+        var waiting = chunks
+        if offset > 0, !waiting.isEmpty { waiting[0] = waiting[0].subdata(in: offset..<waiting[0].count) }
+        condition.unlock()
+        let copy = ByteQueue()
+        copy.chunks = waiting
+        copy.finished = true
+        return copy
+    }
+
     /// Everything appended so far, without consuming it (for a failover copy).
     public var appendedCount: Int {
         condition.lock()

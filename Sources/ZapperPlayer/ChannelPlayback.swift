@@ -226,12 +226,38 @@ public final class ChannelPlayback: @unchecked Sendable {
         return next
     }
 
+    /// A warm neighbour with no codec parameters for its channel yet learns them from
+    /// a copy of its newest whole segment (demuxing only), so its promotion opens
+    /// without probing (DESIGN §4). Gives up quietly: promotion probes then.
+    private func learnParametersWhileWarm() {
+        var tried: [Int64] = []
+        while parametersCache.get(channel.number) == nil, tried.count < 3 {
+            condition.lock()
+            func ready() -> Bool {
+                guard let newest = deliveries.last?.delivery else { return false }
+                return newest.bytes.isFinished && !tried.contains(newest.sequence)
+            }
+            while !stopped && isWarm && !ready() {
+                condition.wait(until: Date().addingTimeInterval(0.1))  // a body's end does not signal this condition
+            }
+            let newest = stopped || !isWarm ? nil : deliveries.last?.delivery
+            condition.unlock()
+            guard let newest else { return }
+            tried.append(newest.sequence)
+            let copy = newest.bytes.snapshot()
+            if let demuxer = try? Demuxer(queue: copy), demuxer.probed {
+                parametersCache.set(demuxer.parameters, for: channel.number)
+            }
+        }
+    }
+
     private func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = Timeline()
         let resampler = AudioResampler(outputRate: sampleRate)
         var lastDiscontinuity: Int64?
+        learnParametersWhileWarm()
         while let (delivery, segment) = nextDelivery() {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperMedia
+@testable import ZapperPlayer
+
+/// A warm neighbour, on the real origin: it learns its codec parameters
+/// before it is ever promoted, and decodes nothing while warm.
+@Suite(.timeLimit(.minutes(5)))
+struct WarmNeighbourTests {
+    @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = LineupChannel(number: 3, name: "Ocean Blue", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/3/master.m3u8")!, line: 1)
+        let cache = ParametersCache()
+        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache) { _, _, _ in }
+        warm.start()
+        defer { warm.stop() }
+        let deadline = Date().addingTimeInterval(30)
+        while cache.get(3) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let parameters = try #require(cache.get(3), "no codec parameters learnt while warm")
+        #expect(parameters.contains { $0.kind == .video && $0.width > 0 })
+        #expect(parameters.contains { $0.kind == .audio && $0.sampleRate > 0 })
+        #expect(warm.picture(at: nil) == nil, "a warm neighbour decoded a picture")
+    }
+}
