@@ -56,6 +56,9 @@ struct Zapper: ParsableCommand {
     @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
     var traceFrames = false
 
+    @Flag(help: "Diagnostics: add a `flip` event per presented frame (page-flip time, drawing cost) to the event log.")
+    var traceFlips = false
+
     @Flag(help: "Print the default keymap (a valid --keymap file) and exit.")
     var printDefaultKeymap = false
 
@@ -89,6 +92,7 @@ struct Zapper: ParsableCommand {
         options.audioDevice = audioDevice
         options.eventsPath = events
         options.traceFrames = traceFrames
+        options.traceFlips = traceFlips
         options.guideSource = guide
         if guide == nil, let listed = parsed.guideURL {
             // Only http and https leave a lineup: a lineup cannot point us at a local file.
@@ -117,6 +121,9 @@ struct Zapper: ParsableCommand {
     }
 
     /// KMS when asked for, or when `auto` finds a device; otherwise the offscreen display. Says which.
+    /// The KMS display follows VT switches (Ctrl+Alt+Fn: it stops presenting while another VT
+    /// has the screen, and modesets and redraws on the way back) and display hotplug by itself,
+    /// from the frame loop's calls.
     private func openDisplay(offscreenSize: (Int, Int)) throws -> FrameOutput {
         if display != .offscreen {
             do {
@@ -125,7 +132,11 @@ struct Zapper: ParsableCommand {
                 let output = try KMSDisplay(options: kms) { say($0) }
                 return output
             } catch {
-                if display == .drm { throw ValidationError("--display drm: \(error)") }
+                // One line and a non-zero exit (a ValidationError would add the usage text).
+                if display == .drm {
+                    say("--display drm: \(error)")
+                    throw ExitCode(1)
+                }
                 say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (no KMS display: \(error))")
                 return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
             }
