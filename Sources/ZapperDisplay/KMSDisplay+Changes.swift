@@ -25,7 +25,14 @@ extension KMSDisplay {
             if asked.acquire { attempt("take the screen back after a VT switch", acquireAfterVTSwitch) }
         }
         if let hotplug, hotplug.drain() {
-            attempt("re-read the connectors after a hotplug") { _ = try checkConnectors() }
+            attempt("re-read the connectors after a hotplug") {
+                guard try checkConnectors() == .unchanged else { return }  // the change logged itself
+                switch state {
+                case .active: log("display: hotplug: \(modeChoice.connector.name) \(modeChoice.mode) stays")
+                case .dark: log("display: hotplug: still no display attached")
+                case .suspended, .closed: break
+                }
+            }
         }
     }
 
@@ -120,6 +127,10 @@ extension KMSDisplay {
         if choice.mode.width != width || choice.mode.height != height {
             buffers = try Self.makeBuffers(device: device, mode: choice.mode)
             front = 0
+        } else if drewIntoShadow, let shadow, shadow.count <= buffers[front].stride * choice.mode.height {
+            // The newest frame, drawn while the screen was not ours: show it at once, not
+            // whatever was on screen before the switch.
+            buffers[front].memory!.baseAddress!.copyMemory(from: shadow.baseAddress!, byteCount: shadow.count)
         }
         modeChoice = choice
         plan = newPlan

@@ -149,7 +149,9 @@ public final class KMSDisplay: FrameOutput {
             let wait = next - now
             if wait * 1000 > Double(timeoutMilliseconds) { return nil }
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            return completeFlip(target, at: next)
+            pending = nil  // the buffers did not change: the frame is in the shadow buffer
+            lastFlipTime = next
+            return next
         }
         return try waitForQueuedFlip(target, timeoutMilliseconds: timeoutMilliseconds)
     }
