@@ -115,7 +115,7 @@ struct DisplayBench: ParsableCommand {
                 lines.append("| \(r.tool) | \(r.size) | \(r.played) | \(String(format: "%.1f", r.framesPerSecond)) | \(String(format: "%.1f %%", r.cpuPercent)) | \(perFrame) | \(compose) |")
             }
             lines.append("")
-            lines.append("- CPU per frame shown is the whole process's CPU time (utime + stime of all threads: HLS, decoding, sound, compositing) over the window divided by the frames presented in it (zapper: its `flip` events; mpv: its estimated-frame-number).")
+            lines.append("- CPU per frame shown is the whole process's CPU time (utime + stime of all threads: HLS, decoding, sound, compositing) over the window divided by the frames presented in it (zapper: its `flip` events; mpv: its filter chain's frame rate over the window less its dropped frames).")
             lines.append("- Compositor ms per frame is zapper's own measure in each `flip` event: scale_us (libswscale, the decoded picture to XRGB at the screen size, bilinear) + compose_us (overlay drawn, picture and overlay blended into the display's buffer, flip queued).")
             lines.append("- mpv: the same scale and pixel format through its lavfi filter, output discarded (--vo=null --ao=null); no overlay, no flips.")
         }

@@ -133,21 +133,28 @@ struct DisplayMPVRun {
         }
         Thread.sleep(forTimeInterval: setup.warmup)
         guard let first = sampler.sampleNow() else { throw BenchError("mpv exited before the window") }
-        let firstFrame = control.property("estimated-frame-number") as? Int
+        let firstDrops = Self.drops(control)
         Progress.say("mpv \(size): measuring \(Int(setup.seconds)) s")
         while Monotonic.now < first.time + setup.seconds {
             guard child.isRunning else { throw BenchError("mpv exited during the window:\n\(child.stderrTail())") }
             Thread.sleep(forTimeInterval: 0.05)
         }
         guard let last = sampler.sampleNow() else { throw BenchError("mpv exited at the end of the window") }
-        let lastFrame = control.property("estimated-frame-number") as? Int
+        let lastDrops = Self.drops(control)
+        // estimated-frame-number is not usable on a live stream: the filter chain's frame rate
+        // over the window, less the frames dropped in it (--vo=null shows every other frame).
+        let rate = control.property("estimated-vf-fps") as? Double ?? control.property("container-fps") as? Double
         let width = control.property("width") as? Int, height = control.property("height") as? Int
         control.quit()
         _ = child.waitForExit(seconds: 5)
-        let frames = (firstFrame != nil && lastFrame != nil) ? lastFrame! - firstFrame! : 0
+        let frames = rate.map { max(0, Int(($0 * (last.time - first.time)).rounded()) - (lastDrops - firstDrops)) } ?? 0
         return DisplayResult(tool: "mpv --vf=scale,format=bgr0 --vo=null", size: size,
                              played: width.flatMap { w in height.map { "\(w)x\($0)" } } ?? "?",
                              seconds: last.time - first.time, cpuSeconds: last.cpuSeconds - first.cpuSeconds,
                              frames: frames, compose: nil)
+    }
+
+    static func drops(_ control: MPVControl) -> Int {
+        (control.property("frame-drop-count") as? Int ?? 0) + (control.property("decoder-frame-drop-count") as? Int ?? 0)
     }
 }
