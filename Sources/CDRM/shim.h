@@ -7,6 +7,11 @@
 #include <sys/ioctl.h>
 #include <linux/kd.h>
 #include <linux/vt.h>
+#include <sys/socket.h>
+#include <linux/netlink.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 // Macros Swift cannot import.
 static inline uint32_t zapper_drm_format_xrgb8888(void) { return DRM_FORMAT_XRGB8888; }
@@ -37,4 +42,22 @@ static inline int zapper_vt_set_auto_mode(int fd) {
 /// VT_RELDISP: 1 lets a switch away happen, VT_ACKACQ acknowledges a switch back.
 static inline int zapper_vt_release_display(int fd) { return ioctl(fd, VT_RELDISP, 1); }
 static inline int zapper_vt_acknowledge_acquire(int fd) { return ioctl(fd, VT_RELDISP, VT_ACKACQ); }
+
+// Kernel uevents (display hotplug): a non-blocking NETLINK_KOBJECT_UEVENT socket on the
+// kernel's multicast group 1, which needs no udevd. -1 with errno set on failure.
+static inline int zapper_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl address;
+    memset(&address, 0, sizeof address);
+    address.nl_family = AF_NETLINK;
+    address.nl_groups = 1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
 #endif

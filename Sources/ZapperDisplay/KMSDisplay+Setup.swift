@@ -113,8 +113,7 @@ extension KMSDisplay {
 
     /// A blocking modeset of `plan` showing the front buffer.
     func modeset() throws {
-        if pending != nil { _ = try waitForFlip(timeoutMilliseconds: 100) }
-        pending = nil
+        settleFlip()
         let blob = try device.createModeBlob(Self.modeInfo(device: device, choice: modeChoice))
         let request = try AtomicRequest(device: device)
         do {

@@ -17,6 +17,11 @@ public final class KMSDisplay: FrameOutput {
         public var mode: ModeRequest?
         /// Put the active VT into graphics mode (and back on exit).
         public var useVT = true
+        /// Take part in VT switches (Ctrl+Alt+Fn): VT_PROCESS mode, the release and
+        /// acquire signals of `VTSwitchSignals` (installed by the display).
+        public var handleVTSwitches = true
+        /// Re-read the connectors on display hotplug uevents (`HotplugMonitor`).
+        public var watchHotplug = true
 
         public init(device: String? = nil, connector: String? = nil, mode: ModeRequest? = nil) {
             self.device = device
@@ -25,7 +30,10 @@ public final class KMSDisplay: FrameOutput {
         }
     }
 
-    enum State { case active, suspended, closed }
+    /// active: ours and presenting; dark: ours, but no display is attached (frames are
+    /// paced, not shown); suspended: switched away to another VT (master dropped);
+    /// closed: handed back for good.
+    enum State { case active, dark, suspended, closed }
 
     public let options: Options
     public let device: KMSDevice
@@ -46,7 +54,7 @@ public final class KMSDisplay: FrameOutput {
     var drewIntoShadow = false
     var modeBlob: UInt32 = 0
     var saved: KMSSavedState?
-    var connectorPresent = true
+    let hotplug: HotplugMonitor?
     let flip = FlipEvent()
     public private(set) var lastFlipTime: Double?
 
@@ -61,6 +69,7 @@ public final class KMSDisplay: FrameOutput {
         self.device = device
         self.modeChoice = choice
         terminal = options.useVT ? VirtualTerminal.enterGraphics(log: log) : nil
+        hotplug = options.watchHotplug ? Self.openHotplugMonitor(log: log) : nil
         do {
             plan = try Self.choosePlanes(device: device, description: description, choice: choice, log: log)
             buffers = try Self.makeBuffers(device: device, mode: choice.mode)
@@ -71,6 +80,7 @@ public final class KMSDisplay: FrameOutput {
             terminal?.restore()
             throw error
         }
+        if options.handleVTSwitches, let terminal { Self.enableVTSwitching(terminal, log: log) }
         log("display: \(device.path) (\(device.driverName)) \(choice.connector.name) \(choice.mode)"
             + (device.prefersShadow ? ", drawing through a shadow buffer" : ""))
     }
@@ -84,6 +94,10 @@ public final class KMSDisplay: FrameOutput {
     /// The DRM fd, for the event loop's poll set: readable when a flip completed.
     public var fileDescriptor: Int32 { device.fd }
 
+    /// Whether frames reach the screen now: false while switched to another VT or
+    /// while no display is attached (the frame loop goes on, paced at 60 Hz).
+    public var isPresenting: Bool { state == .active }
+
     // MARK: FrameOutput
 
     public var width: Int { modeChoice.mode.width }
@@ -91,6 +105,7 @@ public final class KMSDisplay: FrameOutput {
     public var stride: Int { buffers[0].stride }
 
     public func withDrawBuffer<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        serviceEvents()
         let count = stride * height
         // Both dumb buffers are busy while a flip is pending (one on screen, one queued):
         // draw into RAM then and copy at present(); likewise when the driver prefers it.
@@ -125,6 +140,7 @@ public final class KMSDisplay: FrameOutput {
     }
 
     public func waitForFlip(timeoutMilliseconds: Int) throws -> Double? {
+        serviceEvents()
         guard let target = pending else { return nil }
         guard state == .active else {
             // No vblank to wait for: sleep to the next 60 Hz tick.
@@ -133,8 +149,15 @@ public final class KMSDisplay: FrameOutput {
             let wait = next - now
             if wait * 1000 > Double(timeoutMilliseconds) { return nil }
             if wait > 0 { usleep(UInt32(wait * 1_000_000)) }
-            return completeFlip(target, at: next)
+            pending = nil  // the buffers did not change: the frame is in the shadow buffer
+            lastFlipTime = next
+            return next
         }
+        return try waitForQueuedFlip(target, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Waits for the page-flip event of the commit that queued `target`.
+    func waitForQueuedFlip(_ target: Int, timeoutMilliseconds: Int) throws -> Double? {
         let deadline = Self.monotonicNow() + Double(timeoutMilliseconds) / 1000
         while true {
             let remaining = max(0, Int(((deadline - Self.monotonicNow()) * 1000).rounded(.up)))
@@ -181,14 +204,13 @@ public final class KMSDisplay: FrameOutput {
     /// state and the VT mode. For exit, SIGTERM/SIGINT and fatal errors; idempotent.
     public func restore() {
         guard state != .closed else { return }
-        if state == .active { restoreSavedState() }
+        if state == .active || state == .dark { restoreSavedState() }
         state = .closed
         terminal?.restore()
     }
 
     func restoreSavedState() {
-        if pending != nil { _ = try? waitForFlip(timeoutMilliseconds: 100) }
-        pending = nil
+        settleFlip()
         do {
             try saved?.restore(device)
         } catch {

@@ -100,13 +100,16 @@ extension Player {
     func presentFrame() -> Bool {
         let now = log.now
         var firstPicture: (serial: Int, time: Double)?
+        var scaleNanoseconds: UInt64 = 0
         if let playback {
             watchForStarvation(playback, now: now)
             // A picture is due when its time falls before the middle of this vblank's interval.
             let clock = awaitingFirstPicture ? nil : audio.clock.map { $0 + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
                 do {
+                    let scaleStart = DispatchTime.now().uptimeNanoseconds
                     try screen.show(picture.frame)
+                    scaleNanoseconds = DispatchTime.now().uptimeNanoseconds - scaleStart
                     if awaitingFirstPicture {
                         firstPicture = (playback.serial, picture.time)
                     } else if playback.failures.recovers(segment: picture.segment) {
@@ -134,6 +137,7 @@ extension Player {
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool
+        let composeStart = DispatchTime.now().uptimeNanoseconds
         do {
             presented = try screen.compose(layers)
         } catch {
@@ -141,7 +145,16 @@ extension Player {
             return false
         }
         guard presented else { return false }
+        let composeNanoseconds = DispatchTime.now().uptimeNanoseconds - composeStart
         let flip = (try? screen.output.waitForFlip(timeoutMilliseconds: 100)) ?? nil
+        if options.traceFlips {
+            // flip_us: CLOCK_MONOTONIC of the page flip (-1: none within 100 ms); scale_us: the
+            // video picture scaled to the screen (0: only the overlay changed); compose_us: overlay
+            // drawn, picture and overlay blended into the display's buffer, flip queued.
+            log.emit("flip", [("flip_us", .int(flip.map { Int(($0 * 1_000_000).rounded()) } ?? -1)),
+                              ("scale_us", .int(Int(scaleNanoseconds / 1000))),
+                              ("compose_us", .int(Int(composeNanoseconds / 1000)))])
+        }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
             awaitingFirstPicture = false
             audio.begin(playback, at: firstPicture.time)

@@ -19,6 +19,8 @@ public final class Player {
         /// Diagnostics: a `frame` event per presented picture (its timeline time,
         /// the audio clock at that moment, and its mean brightness).
         public var traceFrames = false
+        /// Diagnostics: a `flip` event per presented frame (when it hit the screen, what drawing it cost).
+        public var traceFlips = false
         public var tuner = TunerSettings()
         /// The XMLTV guide: a file or an http(s) URL (default: the lineup's `url-tvg`).
         public var guideSource: String?

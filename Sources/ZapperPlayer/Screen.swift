@@ -10,7 +10,7 @@ final class Screen {
     let output: FrameOutput
     private var video: XRGBImage
     private let scaler = VideoScaler()
-    private let overlay: OverlayRenderer
+    private var overlay: OverlayRenderer
     private var videoChanged = true
 
     init(output: FrameOutput) {
@@ -41,12 +41,21 @@ final class Screen {
 
     /// Draws and presents a frame when the picture or the overlay changed; true when it did.
     func compose(_ layers: [OverlayLayer]) throws -> Bool {
+        if output.width != video.width || output.height != video.height { resize() }
         overlay.render(layers)
         guard videoChanged || overlay.damage != nil else { return false }
         output.withDrawBuffer { buffer in draw(into: buffer, stride: output.stride) }
         try output.present()
         videoChanged = false
         return true
+    }
+
+    /// The display was modeset to another size (a hotplug): picture and overlay at the new
+    /// size; black until the next picture (a few tens of milliseconds), never a draw past the buffer.
+    private func resize() {
+        video = XRGBImage(width: output.width, height: output.height)
+        overlay = OverlayRenderer(width: output.width, height: output.height)
+        videoChanged = true
     }
 
     /// What the screen shows now (picture and overlay), as a PNG.

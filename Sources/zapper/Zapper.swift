@@ -63,6 +63,9 @@ struct Zapper: ParsableCommand {
     @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
     var traceFrames = false
 
+    @Flag(help: "Diagnostics: add a `flip` event per presented frame (page-flip time, drawing cost) to the event log.")
+    var traceFlips = false
+
     @Flag(help: "Print the default keymap (a valid --keymap file) and exit.")
     var printDefaultKeymap = false
 
@@ -123,6 +126,7 @@ struct Zapper: ParsableCommand {
         options.audioDevice = audioDevice
         options.eventsPath = events
         options.traceFrames = traceFrames
+        options.traceFlips = traceFlips
         options.config = settings
         options.state = state
         options.stateStore = store
@@ -155,6 +159,9 @@ struct Zapper: ParsableCommand {
     }
 
     /// KMS when asked for, or when `auto` finds a device; otherwise the offscreen display. Says which.
+    /// The KMS display follows VT switches (Ctrl+Alt+Fn: it stops presenting while another VT
+    /// has the screen, and modesets and redraws on the way back) and display hotplug by itself,
+    /// from the frame loop's calls.
     private func openDisplay(offscreenSize: (Int, Int)) throws -> FrameOutput {
         if display != .offscreen {
             do {
@@ -163,7 +170,11 @@ struct Zapper: ParsableCommand {
                 let output = try KMSDisplay(options: kms) { say($0) }
                 return output
             } catch {
-                if display == .drm { throw ValidationError("--display drm: \(error)") }
+                // One line and a non-zero exit (a ValidationError would add the usage text).
+                if display == .drm {
+                    say("--display drm: \(error)")
+                    throw ExitCode(1)
+                }
                 say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (no KMS display: \(error))")
                 return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
             }
