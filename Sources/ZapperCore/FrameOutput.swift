@@ -20,4 +20,11 @@ public protocol FrameOutput: AnyObject {
     func waitForFlip(timeoutMilliseconds: Int) throws -> Double?
     /// When the last completed flip hit the screen (CLOCK_MONOTONIC seconds).
     var lastFlipTime: Double? { get }
+    /// Acts on what happened to the display since the last call (a VT switch, a
+    /// hotplug); called by the loop every tick, also when nothing is drawn.
+    func serviceEvents()
+}
+
+extension FrameOutput {
+    public func serviceEvents() {}
 }

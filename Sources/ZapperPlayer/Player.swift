@@ -147,6 +147,7 @@ public final class Player {
                 return 1
             }
             keeper.flush(now: now)
+            screen.output.serviceEvents()
             if presentFrame() {
                 next = AudioPump.wall() + tick / 2  // the flip paced us
                 continue
