@@ -111,9 +111,9 @@ extension OriginOverHTTP {
         #expect(segment.body.count > 1_000_000)
     }
 
-    @Test func windowMovesWithTime() throws {
+    @Test func windowMovesWithTime() async throws {
         let first = try get("/ch/2/720p/index.m3u8").text
-        Thread.sleep(forTimeInterval: 4.2)
+        try await Task.sleep(for: .milliseconds(4200))
         let second = try get("/ch/2/720p/index.m3u8").text
         let a = try #require(mediaSequence(first))
         let b = try #require(mediaSequence(second))

@@ -57,10 +57,10 @@ extension OriginOverHTTP {
         #expect(try get("/ch/5/720p/index.m3u8").status == 200)
     }
 
-    @Test func stalledPlaylistStopsAdvancingAndCatchesUpWhenCleared() throws {
+    @Test func stalledPlaylistStopsAdvancingAndCatchesUpWhenCleared() async throws {
         #expect(try control("PUT", 6, "stall").status == 200)
         let frozen = try get("/ch/6/720p/index.m3u8").text
-        Thread.sleep(forTimeInterval: 4.2)
+        try await Task.sleep(for: .milliseconds(4200))
         let still = try get("/ch/6/720p/index.m3u8").text
         #expect(still == frozen)
         let live = try get("/ch/7/720p/index.m3u8").text  // another channel moved on meanwhile

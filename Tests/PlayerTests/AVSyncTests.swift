@@ -6,10 +6,10 @@ import TestSupport
 /// frame of every second, a 10 ms 3 kHz beep at the same instant) the flash is
 /// on screen when its beep is heard, within ±40 ms, for 30 s.
 extension ZapperPlaybackTests {
-    @Test func flashAndBeepStayWithin40msFor30s() throws {
+    @Test func flashAndBeepStayWithin40msFor30s() async throws {
         let sync = try #require(try Repo.catalog().channels.first { $0.syncFlash != nil })
         let beepHz = Double(try #require(sync.syncFlash).beepHz)
-        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
                                 script: "wait-event first-frame 20000\nwait 31000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
         let firstFrame = try #require(run.named("first-frame").first?["t_ms"] as? Int)

@@ -9,7 +9,7 @@ extension ZapperPlaybackTests {
     static let faults = ["segment-404", "playlist-5xx", "stall", "reset=0.3", "outage", "truncate=0.3"]
 
     @Test(arguments: faults)
-    func survivesAndRecoversFrom(fault: String) throws {
+    func survivesAndRecoversFrom(fault: String) async throws {
         let origin = try OriginProcess()
         defer { origin.stop() }
         let channel = 2
@@ -24,13 +24,13 @@ extension ZapperPlaybackTests {
             snapshot $DIR/after.png
             quit
             """)
-        #expect(zapper.waitFor("first-frame", seconds: 20))
+        #expect(await zapper.waitFor("first-frame", seconds: 20))
         #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
-        let failed = zapper.waitFor("load-failed", seconds: 40)
+        let failed = await zapper.waitFor("load-failed", seconds: 40)
         #expect(failed, "no load-failed during \(fault)")
-        Thread.sleep(forTimeInterval: 3)
+        try await Task.sleep(for: .seconds(3))
         #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
-        let run = zapper.finish()
+        let run = await zapper.finish()
 
         #expect(run.status == 0, "\(fault): \(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let names = run.events.compactMap { $0["event"] as? String }

@@ -20,8 +20,8 @@ extension ZapperPlaybackTests {
 
     func isDark(_ colour: (Int, Int, Int)) -> Bool { max(colour.0, colour.1, colour.2) < 90 }
 
-    @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() throws {
-        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
+    @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() async throws {
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 1000
             press KEY_CHANNELUP
@@ -42,11 +42,11 @@ extension ZapperPlaybackTests {
         #expect(!isDark(try medianColour(path, crop: cardPanel)), "the card is gone")
     }
 
-    @Test func aSlowChannelKeepsTheCardUpOverTheOldPictureUntilItsFirstFrame() throws {
+    @Test func aSlowChannelKeepsTheCardUpOverTheOldPictureUntilItsFirstFrame() async throws {
         let origin = try OriginProcess(arguments: ["--fault", "3:delay=3000"])
         defer { origin.stop() }
         let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
-        let run = try runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 1000
             press KEY_CHANNELUP
@@ -73,7 +73,7 @@ extension ZapperPlaybackTests {
         #expect(!isDark(try medianColour(snapshots[1], crop: cardPanel)))
     }
 
-    @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() throws {
+    @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() async throws {
         let origin = try OriginProcess.shared.get()
         let lineup = """
             #EXTM3U
@@ -84,7 +84,7 @@ extension ZapperPlaybackTests {
             #EXTINF:-1 tvg-chno="6",Cyan Cinema
             http://127.0.0.1:\(origin.port)/ch/6/master.m3u8
             """
-        let run = try runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 500
             press KEY_CHANNELUP

@@ -57,24 +57,37 @@ final class LaunchedZapper {
     }
 
     /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.
-    func waitFor(_ name: String, skipping: Int = 0, seconds: Double) -> Bool {
+    /// (Async, like `finish`: a test blocking one of Swift's two pool threads here for seconds
+    /// starves every async test running beside it.)
+    func waitFor(_ name: String, skipping: Int = 0, seconds: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if events.filter({ $0["event"] as? String == name }).count > skipping { return true }
             if !process.isRunning { return false }
-            Thread.sleep(forTimeInterval: 0.05)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
 
     /// SIGKILL: no clean-up of any kind, as a power cut or a crash.
-    func kill() {
+    func kill() async {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        await exited()
     }
 
-    func finish() -> Run {
-        process.waitUntilExit()
+    /// Waits for the process to end on a Dispatch thread, not on the pool.
+    private func exited() async {
+        let process = self.process
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                done.resume()
+            }
+        }
+    }
+
+    func finish() async -> Run {
+        await exited()
         return Run(status: process.terminationStatus, events: events,
                    stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
                    wav: (try? Data(contentsOf: wavURL)) ?? Data())

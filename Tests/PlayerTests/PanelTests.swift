@@ -28,9 +28,9 @@ struct PanelTests {
     /// Up opens the panel over the playing picture; Audio → Deutsch switches the sound to
     /// channel 1's second language; Subtitles → English shows its cues once the panel is
     /// closed; the channel list tunes channel 2 through the flip flow and closes the panel.
-    @Test func panelChoosesAudioSubtitlesAndChannels() throws {
+    @Test func panelChoosesAudioSubtitlesAndChannels() async throws {
         let channel = try #require(try Repo.catalog().channel(number: 1))
-        let run = try LaunchedZapper(lineup: try playback.demoLineup(), arguments: ["--channel", "1", "--size", "1280x720"], script: """
+        let run = try await LaunchedZapper(lineup: try playback.demoLineup(), arguments: ["--channel", "1", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 1000
             press KEY_UP
@@ -97,7 +97,7 @@ struct LockAndStateTests {
 
     /// Channel 1 rated 18 over a limit of 12: the locked card hides the picture and
     /// no sound comes out, a wrong PIN is refused, the right one brings both back.
-    @Test func theLockWithholdsPictureAndSoundUntilThePIN() throws {
+    @Test func theLockWithholdsPictureAndSoundUntilThePIN() async throws {
         let channel = try #require(try Repo.catalog().channel(number: 1))
         let lineup = try playback.demoLineup().replacingOccurrences(of: "tvg-id=\"red.zapper\"", with: "tvg-id=\"red.zapper\" tvg-rating=\"18\"")
         let hash = try Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path, ["--hash-pin", "1234"])
@@ -106,7 +106,7 @@ struct LockAndStateTests {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-lock-\(UUID().uuidString).toml")
         defer { try? FileManager.default.removeItem(at: config) }
         try "[parental]\nmax-rating = 12\npin-hash = \"\(pinHash)\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let run = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720", "--config", config.path], script: """
+        let run = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720", "--config", config.path], script: """
             wait-event locked 20000
             wait-event first-frame 20000
             wait 2500
@@ -145,11 +145,11 @@ struct LockAndStateTests {
     }
 
     /// The last channel and the volume come back at the next start.
-    @Test func theLastChannelAndVolumeComeBack() throws {
+    @Test func theLastChannelAndVolumeComeBack() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-state-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         let lineup = try playback.demoLineup()
-        let first = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "3", "--state-dir", state.path], script: """
+        let first = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "3", "--state-dir", state.path], script: """
             wait-event first-frame 20000
             press KEY_VOLUMEDOWN
             press KEY_VOLUMEDOWN
@@ -158,7 +158,7 @@ struct LockAndStateTests {
         #expect(first.status == 0, "\(first.stderr)")
         let saved = try ZapperState.decode(Data(contentsOf: state.appendingPathComponent("state.json")))
         #expect(saved.lastChannel == 3 && saved.volume == 70, "\(saved)")
-        let second = try LaunchedZapper(lineup: lineup, arguments: ["--state-dir", state.path], script: """
+        let second = try await LaunchedZapper(lineup: lineup, arguments: ["--state-dir", state.path], script: """
             wait-event first-frame 20000
             quit
             """).finish()
@@ -167,7 +167,7 @@ struct LockAndStateTests {
 
     /// kill -9 at random moments while the player saves its state (volume keys and
     /// channel changes all the time): the state file is always whole.
-    @Test func killedWhileSavingLeavesAWholeStateFile() throws {
+    @Test func killedWhileSavingLeavesAWholeStateFile() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
         let lineup = try playback.demoLineup()
@@ -177,9 +177,9 @@ struct LockAndStateTests {
         for round in 0..<8 {
             let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(1 + round % 3)", "--state-dir", state.path],
                                             script: "wait-event first-frame 20000\n" + busy + "\nquit\n")
-            #expect(zapper.waitFor("first-frame", seconds: 30))
-            Thread.sleep(forTimeInterval: Double.random(in: 0.3...2.5, using: &generator))
-            zapper.kill()
+            #expect(await zapper.waitFor("first-frame", seconds: 30))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 300...2500, using: &generator)))
+            await zapper.kill()
             let file = state.appendingPathComponent("state.json")
             let data = try Data(contentsOf: file)
             let restored = try ZapperState.decode(data)

@@ -9,7 +9,7 @@ import ZapperMedia
 /// before it is ever promoted, and decodes nothing while warm.
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {
-    @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() throws {
+    @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() async throws {
         let origin = try OriginProcess.shared.get()
         let channel = LineupChannel(number: 3, name: "Ocean Blue", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/3/master.m3u8")!, line: 1)
         let cache = ParametersCache()
@@ -17,7 +17,7 @@ struct WarmNeighbourTests {
         warm.start()
         defer { warm.stop() }
         let deadline = Date().addingTimeInterval(30)
-        while cache.get(3) == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while cache.get(3) == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let parameters = try #require(cache.get(3), "no codec parameters learnt while warm")
         #expect(parameters.contains { $0.kind == .video && $0.width > 0 })
         #expect(parameters.contains { $0.kind == .audio && $0.sampleRate > 0 })

@@ -12,8 +12,8 @@ struct ZapperPlaybackTests {
     typealias Run = LaunchedZapper.Run
 
     /// Runs zapper with a script against a lineup; returns what it left behind.
-    func runZapper(lineup: String, arguments: [String], script: String) throws -> Run {
-        try LaunchedZapper(lineup: lineup, arguments: arguments, script: script).finish()
+    func runZapper(lineup: String, arguments: [String], script: String) async throws -> Run {
+        await (try LaunchedZapper(lineup: lineup, arguments: arguments, script: script)).finish()
     }
 
     func demoLineup() throws -> String {
@@ -45,10 +45,10 @@ struct ZapperPlaybackTests {
     }
 
     @Test(arguments: [1, 3])
-    func playsTheChannelsColourAndTone(number: Int) throws {
+    func playsTheChannelsColourAndTone(number: Int) async throws {
         let channel = try #require(try Repo.catalog().channel(number: number))
         let snapshot = "$DIR/snap.png"
-        let run = try runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(number)", "--size", "1280x720"], script: """
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(number)", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 3000
             snapshot \(snapshot)
@@ -89,9 +89,9 @@ struct ZapperPlaybackTests {
         #expect(rms(opening..<opening + 240) < 0.5 * rms(opening + 4800..<opening + 9600))
     }
 
-    @Test func aDeadChannelReportsLoadFailed() throws {
+    @Test func aDeadChannelReportsLoadFailed() async throws {
         let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"9\",Dead\nhttp://127.0.0.1:9/ch/9/master.m3u8\n"
-        let run = try runZapper(lineup: lineup, arguments: [], script: "wait-event load-failed 10000\nquit\n")
+        let run = try await runZapper(lineup: lineup, arguments: [], script: "wait-event load-failed 10000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
         let failure = try #require(run.named("load-failed").first)
         #expect(failure["channel"] as? Int == 9)
@@ -99,18 +99,18 @@ struct ZapperPlaybackTests {
         #expect(run.named("first-frame").isEmpty)
     }
 
-    @Test func aScriptThatTimesOutFailsTheRun() throws {
+    @Test func aScriptThatTimesOutFailsTheRun() async throws {
         let lineup = "#EXTM3U\n#EXTINF:-1,Dead\nhttp://127.0.0.1:9/x.m3u8\n"
-        let run = try runZapper(lineup: lineup, arguments: [], script: "wait-event first-frame 500\nquit\n")
+        let run = try await runZapper(lineup: lineup, arguments: [], script: "wait-event first-frame 500\nquit\n")
         #expect(run.status != 0)
         #expect(run.stderr.contains("script: line 1: no first-frame event within 500 ms"))
     }
 
-    @Test func badScriptsAndOptionsAreRefusedClearly() throws {
+    @Test func badScriptsAndOptionsAreRefusedClearly() async throws {
         let lineup = "#EXTM3U\n#EXTINF:-1,Dead\nhttp://127.0.0.1:9/x.m3u8\n"
-        let bad = try runZapper(lineup: lineup, arguments: [], script: "wait\n")
+        let bad = try await runZapper(lineup: lineup, arguments: [], script: "wait\n")
         #expect(bad.status != 0 && bad.stderr.contains("script.txt:1: usage: wait MS"))
-        let size = try runZapper(lineup: lineup, arguments: ["--size", "big"], script: "quit\n")
+        let size = try await runZapper(lineup: lineup, arguments: ["--size", "big"], script: "quit\n")
         #expect(size.status != 0 && size.stderr.contains("--size big"))
     }
 }
