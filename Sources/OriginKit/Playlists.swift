@@ -51,8 +51,9 @@ public struct PlaylistWriter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A live media playlist as it stands at `time`.
-    public func media(durations: [Double], segmentExtension: String, at time: Double) -> String {
+    /// A live media playlist as it stands at `time`; with `encryptedChannel`,
+    /// its segments are AES-128 encrypted (`SegmentEncryption`'s keys and IVs).
+    public func media(durations: [Double], segmentExtension: String, at time: Double, encryptedChannel: Int? = nil) -> String {
         let window = timeline.window(at: time)
         let target = Int((durations.max() ?? Double(timeline.segmentSeconds)).rounded())
         var lines = ["#EXTM3U", "#EXT-X-VERSION:3",
@@ -63,6 +64,9 @@ public struct PlaylistWriter: Sendable {
         let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         for sequence in window {
             if timeline.startsLoop(sequence) { lines.append("#EXT-X-DISCONTINUITY") }
+            if let channel = encryptedChannel, sequence == window.lowerBound || SegmentEncryption.startsPeriod(sequence) {
+                lines.append(SegmentEncryption.keyTag(channel: channel, sequence: sequence))
+            }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(dateStyle.format(timeline.programDate(of: sequence)))")
             let duration = durations[timeline.loopIndex(of: sequence) % max(durations.count, 1)]
             lines.append("#EXTINF:\(String(format: "%.6f", duration)),")
