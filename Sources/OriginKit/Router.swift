@@ -106,7 +106,7 @@ public final class OriginRouter: Sendable {
 
     // MARK: channels
 
-    private enum Resource {
+    enum Resource {
         case master, playlist, segment
     }
 
@@ -117,7 +117,14 @@ public final class OriginRouter: Sendable {
         // `/ch/N/aes/…`: the same channel, AES-128 encrypted (SegmentEncryption).
         let encrypted = path.first == SegmentEncryption.pathPrefix
         let rest = encrypted ? Array(path.dropFirst()) : path
-        if encrypted, rest.count == 2, rest[0] == "key" {
+        if path.first == FragmentedMP4.pathPrefix {
+            // `/ch/N/fmp4/…`: FragmentedMP4's channel as fMP4.
+            guard let (fragmentedReply, fragmentedResource) = fragmented(channel, Array(path.dropFirst())) else {
+                return .text(404, "not found")
+            }
+            reply = fragmentedReply
+            resource = fragmentedResource
+        } else if encrypted, rest.count == 2, rest[0] == "key" {
             resource = .segment  // segment faults (404, truncation, reset) hit keys too
             guard rest[1].hasSuffix(".key"), let period = Int64(rest[1].dropLast(4)) else { return .text(404, "no such key") }
             reply = OriginReply(status: 200, contentType: "application/octet-stream",

@@ -118,14 +118,42 @@ public struct HLSSegment: Sendable, Equatable {
     }
 }
 
+extension HLSSegment {
+    /// How the segment's bytes are packed: fragmented MP4 when it has an
+    /// initialization section (EXT-X-MAP) that is not itself MPEG-TS.
+    public var container: SegmentContainer {
+        guard let initSection else { return .mpegTS }
+        return initSection.uri.path.lowercased().hasSuffix(".ts") ? .mpegTS : .fragmentedMP4
+    }
+}
+
+/// The container of a media segment, for the demuxer.
+public enum SegmentContainer: Sendable, Equatable {
+    /// MPEG-TS: each segment stands alone.
+    case mpegTS
+    /// Fragmented MP4 (CMAF): each segment is `moof`+`mdat` boxes that need
+    /// the initialization section's `moov` before them.
+    case fragmentedMP4
+}
+
 public struct HLSByteRange: Sendable, Equatable {
     public var length: Int
     public var offset: Int
+
+    public init(length: Int, offset: Int) {
+        self.length = length
+        self.offset = offset
+    }
 }
 
 public struct HLSInitSection: Sendable, Equatable {
     public var uri: URL
     public var byteRange: HLSByteRange?
+
+    public init(uri: URL, byteRange: HLSByteRange?) {
+        self.uri = uri
+        self.byteRange = byteRange
+    }
 }
 
 /// EXT-X-KEY. For AES-128 without an IV attribute the IV is the segment's

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ZapperCore
 
 /// The AES-128 keys of one session, fetched once per key URI (through the
@@ -14,23 +13,15 @@ final class SegmentKeys: Sendable {
     }
 
     private let fetcher: HTTPFetcher
-    private let capacity: Int
-    /// Most recently used last.
-    private let cache = Mutex<[(url: URL, key: [UInt8])]>([])
+    private let cache: RecentlyUsed<URL, [UInt8]>
 
     init(fetcher: HTTPFetcher, capacity: Int = 8) {
         self.fetcher = fetcher
-        self.capacity = capacity
+        cache = RecentlyUsed(capacity: capacity)
     }
 
     func key(_ url: URL) async throws(Failure) -> [UInt8] {
-        let cached = cache.withLock { entries -> [UInt8]? in
-            guard let index = entries.firstIndex(where: { $0.url == url }) else { return nil }
-            let entry = entries.remove(at: index)
-            entries.append(entry)
-            return entry.key
-        }
-        if let cached { return cached }
+        if let cached = cache[url] { return cached }
         let bytes: [UInt8]
         do {
             bytes = try await fetcher.bytes(url, limit: 1024)
@@ -42,12 +33,7 @@ final class SegmentKeys: Sendable {
         guard bytes.count == SegmentDecryptor.blockSize else {
             throw Failure(url: url.absoluteString, reason: "\(bytes.count) bytes, not a 16-byte AES-128 key")
         }
-        cache.withLock { entries in
-            entries.append((url, bytes))
-            if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
-        }
+        cache.insert(bytes, for: url)
         return bytes
     }
-
-    var cachedCount: Int { cache.withLock { $0.count } }
 }

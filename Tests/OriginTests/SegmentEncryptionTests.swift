@@ -33,6 +33,17 @@ import TestSupport
         #expect(SegmentEncryption.key(channel: 4, period: 164) == SegmentEncryption.key(channel: 4, period: 164))
     }
 
+    @Test func fragmentedPlaylistsCarryTheirMap() {
+        let text = writer.media(durations: Array(repeating: 2, count: 10), segmentExtension: "m4s", at: 1000, initSection: "init.mp4")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains("#EXT-X-VERSION:7") && !lines.contains("#EXT-X-VERSION:3"))
+        let map = lines.firstIndex(of: "#EXT-X-MAP:URI=\"init.mp4\"")
+        #expect(map != nil && map! < lines.firstIndex(of: "494.m4s")!)
+        let arguments = FragmentedMP4.arguments(inputs: ["a/0.ts", "a/1.ts"], output: URL(fileURLWithPath: "/tmp/out"))
+        #expect(arguments.contains("concat:a/0.ts|a/1.ts") && arguments.contains("-hls_segment_type"))
+        #expect(arguments.last == "/tmp/out/index.m3u8")
+    }
+
     @Test(arguments: [Int64(492), 495, 496])
     func segmentsDecryptWithOpenSSL(sequence: Int64) throws {
         let plain = Data((0..<(188 * 50)).map { UInt8(truncatingIfNeeded: $0 * 31) })

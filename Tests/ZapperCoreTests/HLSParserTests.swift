@@ -191,6 +191,28 @@ import Testing
         #expect(keys[3]?.method == .other("SAMPLE-AES-CTR") && keys[3]?.method.name == "SAMPLE-AES-CTR")
     }
 
+    @Test func anMP4MapMakesSegmentsFragmentedMP4() throws {
+        let playlist = try media("""
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2,
+            a.ts
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:2,
+            0.m4s
+            #EXT-X-MAP:URI="https://cdn.example.com/init-2.MP4",BYTERANGE="1354@100"
+            #EXTINF:2,
+            1.m4s
+            #EXT-X-MAP:URI="pat-pmt.ts"
+            #EXTINF:2,
+            b.ts
+            """)
+        #expect(playlist.segments.map(\.container) == [.mpegTS, .fragmentedMP4, .fragmentedMP4, .mpegTS])
+        #expect(playlist.segments[1].initSection == HLSInitSection(uri: URL(string: "https://cdn.example.com/live/ch1/init.mp4")!, byteRange: nil))
+        #expect(playlist.segments[2].initSection?.byteRange == HLSByteRange(length: 1354, offset: 100))
+    }
+
     @Test func programDatesCarryOnUntilADiscontinuity() throws {
         let playlist = try media("""
             #EXTM3U
