@@ -276,6 +276,8 @@ public final class OriginRouter: Sendable {
             let name = channel.name.padding(toLength: 15, withPad: " ", startingAt: 0)
             lines.append("\(number)  \(name) \(baseURL)/ch/\(channel.number)/master.m3u8")
         }
+        lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
+                  "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
                   "        curl -X DELETE \(baseURL)/control/faults/N"]
         return lines.joined(separator: "\n")
