@@ -47,9 +47,11 @@ let package = Package(
         // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
 
-        // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient).
+        // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient);
+        // AES-128 segments decrypted as they stream (swift-crypto's AES-CBC).
         .target(name: "ZapperHLS", dependencies: [
             "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
 
         // Settings on disk: the state file (atomic, durable writes), the TOML
@@ -64,11 +66,12 @@ let package = Package(
             "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI", "ZapperGuide", "ZapperSettings",
         ]),
 
-        // The demo/test origin: a live HLS server on loopback.
+        // The demo/test origin: a live HLS server on loopback (AES-128 demo: swift-crypto).
         .target(name: "OriginKit", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
 
         // Executables: wiring only.

@@ -20,6 +20,8 @@ public struct CacheManifest: Codable, Sendable {
         public var videoStartPTS: Int64
         /// Segment durations per rendition folder ("240p", "720p", "1080p").
         public var renditions: [String: [Double]]
+        /// The fMP4 remux's segment durations per rendition (FragmentedMP4), for its channel only.
+        public var fragmented: [String: [Double]]?
     }
 }
 
@@ -97,7 +99,12 @@ public struct EncodeCache: Sendable {
                 encoded.append(channel.number)
             }
         }
-        let channels = entries.compactMap { $0 }
+        var channels = entries.compactMap { $0 }
+        for index in channels.indices where channels[index].number == FragmentedMP4.channel {
+            channels[index].fragmented = try FragmentedMP4.prepare(
+                channelFolder: root.appendingPathComponent(channels[index].folder), loopSegments: catalog.loopSegments,
+                lockPath: root.appendingPathComponent(".lock").path)
+        }
         let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion,
                                      encodeSeconds: channels.map(\.encodeSeconds).reduce(0, +), channels: channels)
         return Prepared(directory: root, manifest: manifest, encoded: encoded)

@@ -6,6 +6,8 @@ public final class EncodedLibrary: Sendable {
     public let catalog: ChannelCatalog
     public let manifest: CacheManifest
     private let segments: [Int: [String: [Data]]]
+    /// FragmentedMP4's channel: per rendition, its initialization section and media segments.
+    private let fragmented: [Int: [String: (initSection: Data, segments: [Data])]]
     private let logos: [Int: Data]
 
     public init(catalog: ChannelCatalog, prepared: EncodeCache.Prepared) throws {
@@ -13,6 +15,7 @@ public final class EncodedLibrary: Sendable {
         manifest = prepared.manifest
         var segments: [Int: [String: [Data]]] = [:]
         var logos: [Int: Data] = [:]
+        var fragmented: [Int: [String: (initSection: Data, segments: [Data])]] = [:]
         for entry in prepared.manifest.channels {
             let folder = prepared.directory.appendingPathComponent(entry.folder)
             var renditions: [String: [Data]] = [:]
@@ -27,10 +30,24 @@ public final class EncodedLibrary: Sendable {
                 }
             }
             segments[entry.number] = renditions
+            for (name, durations) in entry.fragmented ?? [:] {
+                let rendition = folder.appendingPathComponent("\(FragmentedMP4.folder)/\(name)")
+                func load(_ file: String) throws -> Data {
+                    let url = rendition.appendingPathComponent(file)
+                    do {
+                        return try Data(contentsOf: url, options: .alwaysMapped)
+                    } catch {
+                        throw OriginError.badCache(path: url.path, reason: "missing fMP4 file (delete the cache folder to encode again)")
+                    }
+                }
+                fragmented[entry.number, default: [:]][name] = (try load(FragmentedMP4.initFile),
+                                                                try durations.indices.map { try load("\($0).m4s") })
+            }
             logos[entry.number] = try Data(contentsOf: folder.appendingPathComponent("logo.png"), options: .alwaysMapped)
         }
         self.segments = segments
         self.logos = logos
+        self.fragmented = fragmented
     }
 
     public func entry(channel: Int) -> CacheManifest.Channel? {
@@ -47,4 +64,15 @@ public final class EncodedLibrary: Sendable {
     }
 
     public func logo(channel: Int) -> Data? { logos[channel] }
+
+    public func fragmentedInit(channel: Int, rendition: String) -> Data? { fragmented[channel]?[rendition]?.initSection }
+
+    public func fragmentedSegment(channel: Int, rendition: String, loopIndex: Int) -> Data? {
+        guard let list = fragmented[channel]?[rendition]?.segments, list.indices.contains(loopIndex) else { return nil }
+        return list[loopIndex]
+    }
+
+    public func fragmentedSizes(channel: Int, rendition: String) -> [Int] {
+        fragmented[channel]?[rendition]?.segments.map(\.count) ?? []
+    }
 }

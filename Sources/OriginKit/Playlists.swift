@@ -17,16 +17,20 @@ public struct PlaylistWriter: Sendable {
         return (Int(peak.rounded(.up)), Int(average.rounded(.up)))
     }
 
-    public func master(channel: DemoChannel, library: EncodedLibrary) -> String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+    /// The master playlist; `fragmented`: FragmentedMP4's variants (first audio track only, no subtitles).
+    public func master(channel: DemoChannel, library: EncodedLibrary, fragmented: Bool = false) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(fragmented ? 7 : 3)", "#EXT-X-INDEPENDENT-SEGMENTS"]
         let entry = library.entry(channel: channel.number)
         func bitrates(_ rendition: String) -> (peak: Int, average: Int) {
-            Self.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: rendition),
-                          durations: entry?.renditions[rendition] ?? [])
+            fragmented
+                ? Self.bitrates(sizes: library.fragmentedSizes(channel: channel.number, rendition: rendition),
+                                durations: entry?.fragmented?[rendition] ?? [])
+                : Self.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: rendition),
+                                durations: entry?.renditions[rendition] ?? [])
         }
         // The audio tracks are muxed into every variant (see EncodeRecipe), so
         // their renditions have no URI and the variants' bandwidth covers them.
-        let hasAudioGroup = channel.audio.count > 1
+        let hasAudioGroup = channel.audio.count > 1 && !fragmented
         if hasAudioGroup {
             for (index, track) in channel.audio.enumerated() {
                 var attributes = "TYPE=AUDIO,GROUP-ID=\"audio\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
@@ -34,7 +38,7 @@ public struct PlaylistWriter: Sendable {
                 lines.append("#EXT-X-MEDIA:\(attributes)")
             }
         }
-        for track in channel.subtitleTracks {
+        for track in fragmented ? [] : channel.subtitleTracks {
             lines.append("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
                 + "DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI=\"\(EncodeRecipe.subtitleDirectory(language: track.language))/index.m3u8\"")
         }
@@ -44,25 +48,32 @@ public struct PlaylistWriter: Sendable {
             attributes += "RESOLUTION=\(variant.width)x\(variant.height),FRAME-RATE=\(EncodeRecipe.frameRate).000,"
             attributes += "CODECS=\"\(variant.codecs)\""
             if hasAudioGroup { attributes += ",AUDIO=\"audio\"" }
-            if !channel.subtitleTracks.isEmpty { attributes += ",SUBTITLES=\"subs\"" }
+            if !channel.subtitleTracks.isEmpty && !fragmented { attributes += ",SUBTITLES=\"subs\"" }
             lines.append("#EXT-X-STREAM-INF:\(attributes)")
             lines.append("\(EncodeRecipe.videoDirectory(variant))/index.m3u8")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A live media playlist as it stands at `time`.
-    public func media(durations: [Double], segmentExtension: String, at time: Double) -> String {
+    /// A live media playlist as it stands at `time`; with `encryptedChannel`,
+    /// its segments are AES-128 encrypted (`SegmentEncryption`'s keys and IVs).
+    /// With `initSection`, its segments are fragmented MP4 after that EXT-X-MAP.
+    public func media(durations: [Double], segmentExtension: String, at time: Double, encryptedChannel: Int? = nil,
+                      initSection: String? = nil) -> String {
         let window = timeline.window(at: time)
         let target = Int((durations.max() ?? Double(timeline.segmentSeconds)).rounded())
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:3",
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(initSection == nil ? 3 : 7)",
                      "#EXT-X-TARGETDURATION:\(target)",
                      "#EXT-X-MEDIA-SEQUENCE:\(window.lowerBound)",
                      "#EXT-X-DISCONTINUITY-SEQUENCE:\(timeline.discontinuitySequence(first: window.lowerBound))",
                      "#EXT-X-INDEPENDENT-SEGMENTS"]
+        if let initSection { lines.append("#EXT-X-MAP:URI=\"\(initSection)\"") }
         let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         for sequence in window {
             if timeline.startsLoop(sequence) { lines.append("#EXT-X-DISCONTINUITY") }
+            if let channel = encryptedChannel, sequence == window.lowerBound || SegmentEncryption.startsPeriod(sequence) {
+                lines.append(SegmentEncryption.keyTag(channel: channel, sequence: sequence))
+            }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(dateStyle.format(timeline.programDate(of: sequence)))")
             let duration = durations[timeline.loopIndex(of: sequence) % max(durations.count, 1)]
             lines.append("#EXTINF:\(String(format: "%.6f", duration)),")

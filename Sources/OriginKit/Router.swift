@@ -106,24 +106,39 @@ public final class OriginRouter: Sendable {
 
     // MARK: channels
 
-    private enum Resource {
+    enum Resource {
         case master, playlist, segment
     }
 
-    private func channelReply(_ channel: DemoChannel, _ rest: [String]) -> OriginReply {
+    private func channelReply(_ channel: DemoChannel, _ path: [String]) -> OriginReply {
         let fault = faults.faults(channel: channel.number)
         var reply: OriginReply
         let resource: Resource
-        if rest == ["master.m3u8"] {
+        // `/ch/N/aes/…`: the same channel, AES-128 encrypted (SegmentEncryption).
+        let encrypted = path.first == SegmentEncryption.pathPrefix
+        let rest = encrypted ? Array(path.dropFirst()) : path
+        if path.first == FragmentedMP4.pathPrefix {
+            // `/ch/N/fmp4/…`: FragmentedMP4's channel as fMP4.
+            guard let (fragmentedReply, fragmentedResource) = fragmented(channel, Array(path.dropFirst())) else {
+                return .text(404, "not found")
+            }
+            reply = fragmentedReply
+            resource = fragmentedResource
+        } else if encrypted, rest.count == 2, rest[0] == "key" {
+            resource = .segment  // segment faults (404, truncation, reset) hit keys too
+            guard rest[1].hasSuffix(".key"), let period = Int64(rest[1].dropLast(4)) else { return .text(404, "no such key") }
+            reply = OriginReply(status: 200, contentType: "application/octet-stream",
+                                body: Data(SegmentEncryption.key(channel: channel.number, period: period)))
+        } else if rest == ["master.m3u8"] {
             resource = .master
             reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
                                 body: Data(playlists.master(channel: channel, library: library).utf8))
         } else if rest.count == 2, rest[1] == "index.m3u8" {
             resource = .playlist
-            reply = mediaPlaylist(channel, rendition: rest[0])
+            reply = mediaPlaylist(channel, rendition: rest[0], encrypted: encrypted)
         } else if rest.count == 2 {
             resource = .segment
-            reply = segment(channel, rendition: rest[0], file: rest[1])
+            reply = segment(channel, rendition: rest[0], file: rest[1], encrypted: encrypted)
         } else {
             return .text(404, "not found")
         }
@@ -173,14 +188,16 @@ public final class OriginRouter: Sendable {
         return renditions[name].map { (durations: $0, extension: "ts") }
     }
 
-    private func mediaPlaylist(_ channel: DemoChannel, rendition: String) -> OriginReply {
+    private func mediaPlaylist(_ channel: DemoChannel, rendition: String, encrypted: Bool) -> OriginReply {
         guard let kind = renditionKind(channel, rendition) else { return .text(404, "no rendition \(rendition)") }
         let time = faults.playlistTime(channel: channel.number, now: clock())
-        let text = playlists.media(durations: kind.durations, segmentExtension: kind.extension, at: time)
+        // Subtitles stay in the clear.
+        let text = playlists.media(durations: kind.durations, segmentExtension: kind.extension, at: time,
+                                   encryptedChannel: encrypted && kind.extension == "ts" ? channel.number : nil)
         return OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(text.utf8))
     }
 
-    private func segment(_ channel: DemoChannel, rendition: String, file: String) -> OriginReply {
+    private func segment(_ channel: DemoChannel, rendition: String, file: String, encrypted: Bool) -> OriginReply {
         guard let kind = renditionKind(channel, rendition), file.hasSuffix(".\(kind.extension)"),
               let sequence = Int64(file.dropLast(kind.extension.count + 1)) else {
             return .text(404, "not found")
@@ -199,7 +216,13 @@ public final class OriginRouter: Sendable {
         guard let data = library.segment(channel: channel.number, rendition: rendition, loopIndex: loopIndex) else {
             return .text(404, "not found")
         }
-        return OriginReply(status: 200, contentType: "video/mp2t", body: data)
+        guard encrypted else { return OriginReply(status: 200, contentType: "video/mp2t", body: data) }
+        do {
+            return OriginReply(status: 200, contentType: "video/mp2t",
+                               body: try SegmentEncryption.encrypt(data, channel: channel.number, sequence: sequence))
+        } catch {
+            return .text(500, "encrypting segment \(sequence): \(error)")
+        }
     }
 
     // MARK: control
@@ -253,6 +276,8 @@ public final class OriginRouter: Sendable {
             let name = channel.name.padding(toLength: 15, withPad: " ", startingAt: 0)
             lines.append("\(number)  \(name) \(baseURL)/ch/\(channel.number)/master.m3u8")
         }
+        lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
+                  "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
                   "        curl -X DELETE \(baseURL)/control/faults/N"]
         return lines.joined(separator: "\n")

@@ -258,11 +258,14 @@ public enum HLSParser {
 
         func segmentKey(_ attributes: HLSAttributeList) throws -> HLSKey {
             let methodText = try attributes.required("METHOD", in: "EXT-X-KEY")
-            guard let method = HLSKey.Method(rawValue: methodText) else { throw fail("EXT-X-KEY METHOD=\(methodText) is unknown") }
+            let method = HLSKey.Method(methodText)
             var key = HLSKey(method: method)
             guard method != .none else { return key }
-            key.uri = try resolve(try attributes.required("URI", in: "EXT-X-KEY"))
+            let uri = try attributes.required("URI", in: "EXT-X-KEY")
             key.keyFormat = attributes["KEYFORMAT"]
+            // A key this client fetches must pass the URL policy; one it never
+            // fetches (SAMPLE-AES with skd://, say) only marks its segments.
+            key.uri = key.isPlayable ? try resolve(uri) : try? resolve(uri)
             if let text = attributes["IV"] {
                 let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
                 guard hex.count == 32, let bytes = Self.hexBytes(hex) else { throw fail("IV=\(text) is not a 128-bit hexadecimal value") }

@@ -118,25 +118,79 @@ public struct HLSSegment: Sendable, Equatable {
     }
 }
 
+extension HLSSegment {
+    /// How the segment's bytes are packed: fragmented MP4 when it has an
+    /// initialization section (EXT-X-MAP) that is not itself MPEG-TS.
+    public var container: SegmentContainer {
+        guard let initSection else { return .mpegTS }
+        return initSection.uri.path.lowercased().hasSuffix(".ts") ? .mpegTS : .fragmentedMP4
+    }
+}
+
+/// The container of a media segment, for the demuxer.
+public enum SegmentContainer: Sendable, Equatable {
+    /// MPEG-TS: each segment stands alone.
+    case mpegTS
+    /// Fragmented MP4 (CMAF): each segment is `moof`+`mdat` boxes that need
+    /// the initialization section's `moov` before them.
+    case fragmentedMP4
+}
+
 public struct HLSByteRange: Sendable, Equatable {
     public var length: Int
     public var offset: Int
+
+    public init(length: Int, offset: Int) {
+        self.length = length
+        self.offset = offset
+    }
 }
 
 public struct HLSInitSection: Sendable, Equatable {
     public var uri: URL
     public var byteRange: HLSByteRange?
+
+    public init(uri: URL, byteRange: HLSByteRange?) {
+        self.uri = uri
+        self.byteRange = byteRange
+    }
 }
 
 /// EXT-X-KEY. For AES-128 without an IV attribute the IV is the segment's
 /// media sequence number, big-endian in 16 bytes (RFC 8216 §5.2).
 public struct HLSKey: Sendable, Equatable {
-    public enum Method: String, Sendable { case none = "NONE", aes128 = "AES-128", sampleAES = "SAMPLE-AES" }
+    /// A method other than these (e.g. SAMPLE-AES-CTR) is kept by name: its
+    /// segments cannot be played, but the rest of the playlist can.
+    public enum Method: Sendable, Equatable {
+        case none, aes128, sampleAES
+        case other(String)
+
+        public init(_ name: String) {
+            switch name {
+            case "NONE": self = .none
+            case "AES-128": self = .aes128
+            case "SAMPLE-AES": self = .sampleAES
+            default: self = .other(name)
+            }
+        }
+
+        public var name: String {
+            switch self {
+            case .none: "NONE"
+            case .aes128: "AES-128"
+            case .sampleAES: "SAMPLE-AES"
+            case .other(let name): name
+            }
+        }
+    }
 
     public var method: Method
     public var uri: URL?
     public var iv: [UInt8]?
     public var keyFormat: String?
+
+    /// Whether this client can decrypt it: AES-128 with the plain 16-byte key ("identity").
+    public var isPlayable: Bool { method == .aes128 && (keyFormat == nil || keyFormat == "identity") }
 
     public func initializationVector(sequence: Int64) -> [UInt8] {
         if let iv { return iv }

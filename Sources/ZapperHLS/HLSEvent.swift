@@ -39,12 +39,15 @@ public enum HLSEvent: Sendable, Equatable {
 }
 
 /// One media segment on its way to the demuxer: its place in the stream,
-/// and its bytes as they arrive.
+/// its container, and its bytes as they arrive. A fragmented MP4 segment's
+/// bytes begin with its initialization section (EXT-X-MAP), so each
+/// segment opens on its own: `Demuxer(queue: bytes, container: container)`.
 public struct HLSSegmentDelivery: Sendable {
     public let sequence: Int64
     public let discontinuitySequence: Int64
     public let duration: Double
     public let programDate: Date?
     public let variant: Int
+    public let container: SegmentContainer
     public let bytes: ByteQueue
 }

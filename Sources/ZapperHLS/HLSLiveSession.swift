@@ -14,6 +14,8 @@ import ZapperCore
 public final class HLSLiveSession: Sendable {
     public let url: URL
     private let fetcher: HTTPFetcher
+    private let keys: SegmentKeys
+    private let initSections: InitSections
     private let bufferedSeconds: @Sendable () -> Double
     private let report: @Sendable (HLSEvent) -> Void
     /// The highest variant index allowed now (a warm neighbour stays at the lowest); nil: any.
@@ -29,6 +31,8 @@ public final class HLSLiveSession: Sendable {
         self.url = url
         self.variantCap = variantCap
         self.fetcher = fetcher
+        keys = SegmentKeys(fetcher: fetcher)
+        initSections = InitSections(fetcher: fetcher)
         self.bufferedSeconds = bufferedSeconds
         report = events
         (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
@@ -146,8 +150,10 @@ public final class HLSLiveSession: Sendable {
                         break
                     }
                 }
-                if segment.key != nil {
-                    report(.segmentFailed(sequence: segment.sequence, reason: "AES-128 encrypted segments are not supported yet"))
+                if let key = segment.key, !key.isPlayable {
+                    let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""
+                    report(.segmentFailed(sequence: segment.sequence,
+                                          reason: "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt"))
                     continue
                 }
                 await fetch(segment, variant: current, estimator: &estimator)
@@ -160,22 +166,42 @@ public final class HLSLiveSession: Sendable {
         }
     }
 
-    /// Fetches one segment, handing it on as soon as its head arrives.
+    /// Fetches one segment, handing it on as soon as its head arrives. An
+    /// AES-128 segment is decrypted as its body streams in (its key fetched
+    /// once per key URI); only the last block waits for the body's end. A
+    /// fragmented MP4 segment gets its initialization section (fetched once
+    /// per URI and range) in front of its bytes.
     private func fetch(_ segment: HLSSegment, variant: Int, estimator: inout BandwidthEstimator) async {
         let queue = ByteQueue()
         let started = Self.now()
         var delivered = false
         var bytes = 0
+        var decryptor: SegmentDecryptor?
         do {
+            if let section = segment.initSection {
+                // An encrypted init section needs the key that applied to its EXT-X-MAP; the parser does not keep that.
+                guard segment.key == nil || segment.container == .mpegTS else {
+                    throw InitSections.Failure(url: section.uri.absoluteString, reason: "encrypted fMP4 is not supported")
+                }
+                queue.append(Data(try await initSections.bytes(section)))
+            }
+            if let key = segment.key, let keyURL = key.uri {
+                decryptor = try SegmentDecryptor(key: try await keys.key(keyURL), iv: key.initializationVector(sequence: segment.sequence))
+            }
             let response = try await fetcher.start(segment.uri, byteRange: segment.byteRange)
             continuation.yield(HLSSegmentDelivery(sequence: segment.sequence, discontinuitySequence: segment.discontinuitySequence,
                                                   duration: segment.duration, programDate: segment.programDate,
-                                                  variant: variant, bytes: queue))
+                                                  variant: variant, container: segment.container, bytes: queue))
             delivered = true
             for try await chunk in response.body {
                 bytes += chunk.readableBytes
-                queue.append(Data(chunk.readableBytesView))
+                if let plain = try decryptor?.update(chunk.readableBytesView) {
+                    queue.append(plain)
+                } else {
+                    queue.append(Data(chunk.readableBytesView))
+                }
             }
+            if let last = try decryptor?.finish() { queue.append(last) }
             queue.finish()
             let seconds = Self.now() - started
             estimator.add(bytes: bytes, seconds: seconds)
@@ -188,7 +214,8 @@ public final class HLSLiveSession: Sendable {
             // What arrived is still demuxed; the decoder resyncs at the next keyframe.
             queue.finish()
             if delivered { estimator.add(bytes: max(bytes, 1), seconds: Self.now() - started) }
-            report(.segmentFailed(sequence: segment.sequence, reason: "\(error)"))
+            let reason = error is SegmentDecryptor.Failure ? "\(segment.uri.absoluteString): \(error)" : "\(error)"
+            report(.segmentFailed(sequence: segment.sequence, reason: reason))
         }
     }
 }

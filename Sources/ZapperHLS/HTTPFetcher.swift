@@ -45,11 +45,19 @@ public final class HTTPFetcher: Sendable {
         return body.readString(length: body.readableBytes) ?? ""
     }
 
-    /// A whole small resource (a logo), as bytes.
-    public func bytes(_ url: URL, limit: Int = 1 << 20) async throws -> [UInt8] {
-        let response = try await start(url)
-        var body = try await response.body.collect(upTo: limit)
-        return body.readBytes(length: body.readableBytes) ?? []
+    /// A whole small resource (a logo, a key, an initialization section), as
+    /// bytes; of a byte range, only those bytes, even from a server that
+    /// ignores Range and answers with the whole resource.
+    public func bytes(_ url: URL, byteRange: HLSByteRange? = nil, limit: Int = 1 << 20) async throws -> [UInt8] {
+        let response = try await start(url, byteRange: byteRange)
+        let whole = byteRange != nil && response.status == .ok
+        var body = try await response.body.collect(upTo: whole ? limit + byteRange!.offset : limit)
+        let bytes = body.readBytes(length: body.readableBytes) ?? []
+        guard whole, let byteRange else { return bytes }
+        guard bytes.count >= byteRange.offset + byteRange.length else {
+            throw Failure(url: url.absoluteString, status: nil, reason: "\(bytes.count) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
+        }
+        return Array(bytes[byteRange.offset..<(byteRange.offset + byteRange.length)])
     }
 
     /// Starts a request and returns once the head is in (status 200 checked):

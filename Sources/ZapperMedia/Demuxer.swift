@@ -76,6 +76,21 @@ public final class Demuxer {
         select(audio)
     }
 
+    /// A segment in its HLS container: MPEG-TS, or fragmented MP4 with the
+    /// initialization section at the head of the queue (libavformat's mov
+    /// demuxer, which reads `moov` then the fragments without seeking).
+    public convenience init(queue: ByteQueue, container: SegmentContainer, cached: [CodecParameters]? = nil,
+                            audio: AudioChoice = .first) throws {
+        try self.init(queue: queue, format: Self.formatName(container), cached: cached, audio: audio)
+    }
+
+    public static func formatName(_ container: SegmentContainer) -> String {
+        switch container {
+        case .mpegTS: "mpegts"
+        case .fragmentedMP4: "mp4"
+        }
+    }
+
     /// Chooses the audio stream to read from the next packet on.
     public func select(_ choice: AudioChoice) {
         selectedAudio = choice.pick(from: audioStreams)

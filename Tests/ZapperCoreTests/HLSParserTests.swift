@@ -153,6 +153,66 @@ import Testing
         #expect(playlist.segments[3].key == nil)
     }
 
+    /// Keys as ffmpeg's `-hls_key_info_file` and Apple's tools write them; methods this client
+    /// cannot decrypt are kept by name (their segments are skipped, not the playlist).
+    @Test func keysOfEveryMethodAndFormatAreKept() throws {
+        let playlist = try media("""
+            #EXTM3U
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MEDIA-SEQUENCE:255
+            #EXT-X-KEY:METHOD=AES-128,URI="../key/85.key",IV=0xfedcba98765432100123456789ABCDEF
+            #EXTINF:2,
+            a.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="https://keys.example.com/86.key"
+            #EXTINF:2,
+            b.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://key86",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXTINF:2,
+            c.ts
+            #EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="https://keys.example.com/cenc"
+            #EXTINF:2,
+            d.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMAT="com.example.wrapped"
+            #EXTINF:2,
+            e.ts
+            #EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMAT="identity"
+            #EXTINF:2,
+            f.ts
+            """)
+        let keys = playlist.segments.map(\.key)
+        #expect(keys[0]?.uri?.absoluteString == "https://cdn.example.com/live/key/85.key")
+        #expect(keys[0]?.iv == [0xFE, 0xDC, 0xBA, 0x98, 0x76, 0x54, 0x32, 0x10, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF])
+        #expect(keys[0]?.initializationVector(sequence: 255) == keys[0]?.iv)
+        // Without IV: sequence 256 as a 128-bit big-endian number.
+        #expect(keys[1]?.iv == nil && keys[1]?.initializationVector(sequence: 256) == Array(repeating: 0, count: 14) + [1, 0])
+        #expect(keys.map { $0?.isPlayable } == [true, true, false, false, false, true])
+        #expect(keys[2]?.method == .sampleAES && keys[2]?.keyFormat == "com.apple.streamingkeydelivery")
+        #expect(keys[2]?.uri == nil)  // skd: is never fetched, so it does not refuse the playlist
+        #expect(keys[3]?.method == .other("SAMPLE-AES-CTR") && keys[3]?.method.name == "SAMPLE-AES-CTR")
+    }
+
+    @Test func anMP4MapMakesSegmentsFragmentedMP4() throws {
+        let playlist = try media("""
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:2
+            #EXTINF:2,
+            a.ts
+            #EXT-X-MAP:URI="init.mp4"
+            #EXTINF:2,
+            0.m4s
+            #EXT-X-MAP:URI="https://cdn.example.com/init-2.MP4",BYTERANGE="1354@100"
+            #EXTINF:2,
+            1.m4s
+            #EXT-X-MAP:URI="pat-pmt.ts"
+            #EXTINF:2,
+            b.ts
+            """)
+        #expect(playlist.segments.map(\.container) == [.mpegTS, .fragmentedMP4, .fragmentedMP4, .mpegTS])
+        #expect(playlist.segments[1].initSection == HLSInitSection(uri: URL(string: "https://cdn.example.com/live/ch1/init.mp4")!, byteRange: nil))
+        #expect(playlist.segments[2].initSection?.byteRange == HLSByteRange(length: 1354, offset: 100))
+    }
+
     @Test func programDatesCarryOnUntilADiscontinuity() throws {
         let playlist = try media("""
             #EXTM3U
@@ -203,6 +263,10 @@ import Testing
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\nconcat:a.ts|b.ts\n", 4, "concat"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128\n", 3, "EXT-X-KEY has no URI"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x1234\n", 3, "128-bit"),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES\n", 3, "EXT-X-KEY has no URI"),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0xZZ0102030405060708090A0B0C0D0E0F\n", 3, "128-bit"),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:URI=\"k\"\n", 3, "no METHOD"),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"file:///etc/key\"\n", 3, "only http and https"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:100\na.ts\n", 5, "must follow a sub-range"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", 3, "mixes master and media"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\na.ts\n#EXT-X-MEDIA-SEQUENCE:5\n", 5, "after the first segment"),

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+import ZapperMedia
+
+/// AES-128 segments (`/ch/N/aes/`: the key rotates every three segments,
+/// with an explicit IV in even key periods and the media sequence number in
+/// odd ones) are decrypted as they stream and decode to the channel.
+extension HLSLiveSessionTests {
+    static let encryptedChannel = 4
+
+    /// The origin's key periods (OriginKit's SegmentEncryption): three segments each; even ones give an IV.
+    static func keyPeriod(_ sequence: Int64) -> Int64 { sequence / 3 }
+    static func hasExplicitIV(_ sequence: Int64) -> Bool { keyPeriod(sequence) % 2 == 0 }
+
+    /// A channel's colour from channels.json (this target does not link OriginKit).
+    static func colour(channel: Int) throws -> (red: Int, green: Int, blue: Int) {
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: Repo.catalogURL)) as? [String: Any]
+        let channels = try #require(json?["channels"] as? [[String: Any]])
+        let hex = try #require(channels.first { $0["number"] as? Int == channel }?["colour"] as? String)
+        let value = try #require(Int(hex.dropFirst(), radix: 16))
+        return (value >> 16 & 0xFF, value >> 8 & 0xFF, value & 0xFF)
+    }
+
+    func encryptedURL(_ origin: OriginProcess) -> URL {
+        URL(string: "http://127.0.0.1:\(origin.port)/ch/\(Self.encryptedChannel)/aes/master.m3u8")!
+    }
+
+    /// The colour left of the channel number, mid-height, in the middle picture of a segment.
+    static func segmentColour(_ queue: ByteQueue) throws -> (UInt8, UInt8, UInt8) {
+        let demuxer = try Demuxer(queue: queue)
+        let video = try #require(demuxer.firstStream(.video))
+        let decoder = try Decoder(demuxer.parameters[video])
+        var pictures: [Frame] = []
+        while let packet = try demuxer.readPacket() {
+            guard packet.streamIndex == video else { continue }
+            try decoder.send(packet)
+            while let frame = try decoder.receive() { pictures.append(frame) }
+        }
+        try decoder.send(nil)
+        while let frame = try decoder.receive() { pictures.append(frame) }
+        try #require(pictures.count >= 30, "\(pictures.count) pictures")
+        var image = XRGBImage(width: 640, height: 360)
+        try VideoScaler().draw(pictures[pictures.count / 2], into: &image)
+        return image.rgb(x: 13, y: 192)
+    }
+
+    @Test func encryptedSegmentsAreDecryptedAsTheyStreamAndShowTheChannel() async throws {
+        let origin = try OriginProcess.shared.get()
+        let colour = try Self.colour(channel: Self.encryptedChannel)
+        let (session, recorder, consumer) = play(encryptedURL(origin), buffered: 0)
+        defer { session.cancel(); consumer.cancel() }
+        func fetched() -> [Int64] {
+            recorder.events.withLock { $0.compactMap { if case .segmentFetched(let sequence, _, _, _) = $0 { sequence } else { nil } } }
+        }
+        // Four in a row span at least two key periods: a rotation, explicit and implicit IVs.
+        try await recorder.waitFor("four decrypted segments", seconds: 60) { fetched().count >= 4 }
+        let failures = recorder.events.withLock { $0.filter { if case .segmentFailed = $0 { true } else { false } } }
+        #expect(failures.isEmpty, "\(failures.map(\.line))")
+        let sequences = Array(fetched().prefix(4))
+        #expect(Set(sequences.map(Self.keyPeriod)).count >= 2)
+        #expect(sequences.contains(where: Self.hasExplicitIV) && !sequences.allSatisfy(Self.hasExplicitIV))
+        let deliveries = recorder.deliveries.withLock { $0 }
+        for sequence in sequences {
+            let delivery = try #require(deliveries.first { $0.sequence == sequence })
+            let rgb = try Self.segmentColour(delivery.bytes)
+            let distance = abs(Int(rgb.0) - colour.red) + abs(Int(rgb.1) - colour.green) + abs(Int(rgb.2) - colour.blue)
+            #expect(distance < 45, "segment \(sequence): \(rgb), channel colour \(colour)")
+        }
+    }
+
+    @Test func aKeyThatCannotBeFetchedFailsItsSegmentNamingTheKey() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "\(Self.encryptedChannel):segment-404"])
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(encryptedURL(origin))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("failed segments") { recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 2 }
+        let line = recorder.events.withLock { $0.first { if case .segmentFailed = $0 { true } else { false } }?.line } ?? ""
+        #expect(line.contains("key http://127.0.0.1:\(origin.port)/ch/\(Self.encryptedChannel)/aes/key/") && line.contains("HTTP 404"), "\(line)")
+        #expect(recorder.deliveries.withLock { $0.isEmpty })
+    }
+}
