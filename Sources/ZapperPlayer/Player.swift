@@ -103,6 +103,8 @@ public final class Player {
         var script = ScriptRunner(lines: options.script, log: log)
         let tick = 1.0 / 60
         var next = AudioPump.wall()
+        let systemd = SystemdNotify()
+        defer { systemd.stopping() }
         while !Self.stopRequested.load(ordering: .relaxed) {
             let now = log.now
             for news in inbox.take() { handle(news, now: now) }
@@ -120,6 +122,7 @@ public final class Player {
                 stopAll()
                 return 1
             }
+            systemd.tick(now: now, view: tuner.view)
             if presentFrame() {
                 next = AudioPump.wall() + tick / 2  // the flip paced us
                 continue
