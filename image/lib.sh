@@ -121,12 +121,25 @@ image_boot_disk() {
 }
 
 image_key() {
-    local key
-    for down in true false; do
-        key="{\"type\": \"key\", \"data\": {\"down\": $down, \"key\": {\"type\": \"qcode\", \"data\": \"$2\"}}}"
-        image_qmp "$1" input-send-event "{\"events\": [$key]}" > /dev/null || return 1
-        sleep 0.1
-    done
+    # Press and release on one QMP connection, 80 ms apart: a QMP call per edge can take long
+    # enough under TCG for the guest's key repeat to start.
+    python3 - "$@" <<'PY'
+import json, socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+f = s.makefile("rw")
+def execute(name, args=None):
+    f.write(json.dumps({"execute": name, **({"arguments": args} if args else {})}) + "\n"); f.flush()
+    while True:
+        answer = json.loads(f.readline())
+        if "return" in answer or "error" in answer: return answer
+json.loads(f.readline())
+execute("qmp_capabilities")
+for down in (True, False):
+    key = {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": sys.argv[2]}}}
+    answer = execute("input-send-event", {"events": [key]})
+    if "error" in answer: sys.exit(f"qmp input-send-event: {answer}")
+    if down: time.sleep(0.08)
+PY
 }
 
 image_guest() {
