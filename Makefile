@@ -1,6 +1,7 @@
 # Zapper's commands (see README.md):
 #   make demo   build, start the demo origin, play channels/demo.m3u
-#   make test   the whole test suite
+#   make test   the whole test suite: the Swift tests, then the appliance's system test in QEMU
+#               (make test-image: image/test on bochs and virtio-gpu)
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
 #               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
 # Each installs the Debian packages it needs first.
@@ -26,7 +27,11 @@ SWIFTPM = swiftpm() { swift "$$@"; local status=$$?; rm -f Package.resolved; ret
 BENCH_ARGS ?=
 SHELL := /bin/bash
 
-.PHONY: demo test bench deps build-release
+# What image/build and image/test need on the host (image/build installs the rest itself).
+IMAGE_PACKAGES := qemu-system-x86 qemu-utils ovmf mmdebstrap busybox-static kmod cpio e2fsprogs \
+	dosfstools mtools fdisk python3 binutils
+
+.PHONY: demo test test-image bench deps build-release
 
 deps:
 	@missing=""; \
@@ -67,6 +72,15 @@ test: deps
 	@set -o pipefail; $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest 2>&1 | tee "$(BUILD_DIR)/test.log" || { \
 		echo "make: these tests failed (the whole log: $(BUILD_DIR)/test.log):"; \
 		grep -E "✘.*(recorded an issue|failed after)|↳" "$(BUILD_DIR)/test.log" | cut -c1-600; exit 1; }
+	@$(MAKE) --no-print-directory test-image
+
+# The appliance in QEMU (image/test): builds the release zapper and zapper-origin (static Swift
+# runtime, in ~/.cache/zapper/build-qemu), the test image (as root: mmdebstrap), boots it on
+# bochs and virtio-gpu and checks the screen, the sound, keys, gamepad, IR and a crash restart.
+test-image:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(IMAGE_PACKAGES)"
+	@sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo --preserve-env=PATH,HOME"; \
+	$$sudo image/test bochs virtio
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.

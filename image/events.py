@@ -1,22 +1,23 @@
 #!/usr/bin/env python3
 """Waits for an event in a zapper event log (JSON lines, DESIGN §8) that a guest streams out.
 
-  events.py FILE SECONDS NAME [KEY=VALUE ...]
+  events.py [--after LINES] FILE SECONDS NAME [KEY=VALUE ...]
 
 Prints the first event named NAME whose fields have those values (numbers compared as text)
 and exits 0; exits 1 when none came within SECONDS. Lines that are not JSON are skipped.
+With --after, the first LINES lines are skipped too (what came before a step: `wc -l < FILE`).
 """
 import json
 import sys
 import time
 
 
-def matching(path, name, wanted):
+def matching(path, name, wanted, after=0):
     try:
         lines = open(path, errors="replace").read().splitlines()
     except FileNotFoundError:
         return None
-    for line in lines:
+    for line in lines[after:]:
         try:
             event = json.loads(line)
         except ValueError:
@@ -27,11 +28,15 @@ def matching(path, name, wanted):
 
 
 def main(argv):
+    after = 0
+    if len(argv) > 2 and argv[1] == "--after":
+        after = int(argv[2])
+        argv = argv[:1] + argv[3:]
     path, seconds, name = argv[1], float(argv[2]), argv[3]
     wanted = dict(item.split("=", 1) for item in argv[4:])
     deadline = time.monotonic() + seconds
     while True:
-        event = matching(path, name, wanted)
+        event = matching(path, name, wanted, after)
         if event is not None:
             print(json.dumps(event))
             return 0

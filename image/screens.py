@@ -4,6 +4,10 @@
   screens.py colour FILE.ppm RRGGBB       the share of the screen in that colour (>= 50 % passes)
   screens.py card FILE.ppm RRGGBB         the interstitial card's panel is dark and the channel's
                                           colour still fills the screen above it
+  screens.py covered FILE.ppm BEFORE.ppm RRGGBB
+                                          something now covers the channel: its colour fills at
+                                          least 10 points less of the screen than BEFORE (the
+                                          channel's moving pattern only moves, so it does not count)
   screens.py png FILE.ppm FILE.png        a PNG copy to look at
 
 Prints what it measured; exits 1 when the check fails.
@@ -77,6 +81,12 @@ def main(argv):
             f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
                     + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
         return 0
+    if command == "covered":
+        before, target = read_ppm(argv[3]), hex_colour(argv[4])
+        now = share(samples(image, 0, 0, width, height), target)
+        then = share(samples(before, 0, 0, before[0], before[1]), target)
+        print(f"{path}: #{argv[4].lstrip('#')} fills {now:.0%} of the screen, {then:.0%} in {argv[3]}")
+        return 0 if now <= then - 0.10 else 1
     target = hex_colour(argv[3])
     if command == "colour":
         seen = share(samples(image, 0, 0, width, height), target)

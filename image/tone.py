@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Tells whether a tone is in a WAV capture (QEMU's -audiodev wav: 16-bit PCM).
 
-  tone.py FILE.wav HZ
+  tone.py FILE.wav HZ [BLOCKS]
 
 Runs a Goertzel filter for HZ and for the demo channels' other tones (DESIGN §9: each channel has
 its own) over every 100 ms block; passes when HZ is the strongest of them in at least a tenth of
-the blocks that are not silent. Prints what it found.
+the blocks that are not silent, or in at least BLOCKS blocks (e.g. 20: two seconds of a channel
+among several). Prints what it found.
 """
 import math
 import struct
@@ -25,6 +26,7 @@ def goertzel(samples, rate, hz):
 
 def main(argv):
     path, hz = argv[1], int(argv[2])
+    enough = int(argv[3]) if len(argv) > 3 else None
     with wave.open(path) as w:
         rate, channels, width = w.getframerate(), w.getnchannels(), w.getsampwidth()
         frames = w.readframes(w.getnframes())
@@ -43,7 +45,7 @@ def main(argv):
             strongest += 1
     seconds = len(mono) / rate
     print(f"{path}: {seconds:.1f} s at {rate} Hz, {voiced} sounding blocks of 100 ms, {hz} Hz strongest in {strongest}")
-    return 0 if voiced and strongest >= max(1, voiced // 10) else 1
+    return 0 if voiced and strongest >= (enough or max(1, voiced // 10)) else 1
 
 
 if __name__ == "__main__":

@@ -264,7 +264,8 @@ public final class ChannelPlayback: @unchecked Sendable {
             let demuxer: Demuxer
             var audioRequest = tracks.audioRequest
             do {
-                demuxer = try Demuxer(queue: delivery.bytes, cached: parametersCache.get(channel.number), audio: audioRequest.choice)
+                demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
+                                      cached: parametersCache.get(channel.number), audio: audioRequest.choice)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number) }
             } catch {
                 if delivery.bytes.isCancelled { return }

@@ -129,6 +129,8 @@ public final class Player {
         var script = ScriptRunner(lines: options.script, log: log)
         let tick = 1.0 / 60
         var next = AudioPump.wall()
+        let systemd = SystemdNotify()
+        defer { systemd.stopping() }
         while !Self.stopRequested.load(ordering: .relaxed) {
             let now = log.now
             for news in inbox.take() { handle(news, now: now) }
@@ -148,6 +150,7 @@ public final class Player {
             }
             keeper.flush(now: now)
             screen.output.serviceEvents()
+            systemd.tick(now: now, view: tuner.view)
             if presentFrame() {
                 next = AudioPump.wall() + tick / 2  // the flip paced us
                 continue
