@@ -4,10 +4,13 @@ import Synchronization
 import ZapperCore
 
 /// The event log of DESIGN §8: JSON lines with milliseconds since start,
-/// written to `--events FILE` as they happen and kept for `wait-event`.
+/// written to `--events FILE` as they happen; the newest are kept in memory
+/// for `wait-event` (a box runs for months: not all of them).
 public final class EventLog: Sendable {
     private let start = DispatchTime.now().uptimeNanoseconds
-    private let state = Mutex<[Event]>([])
+    /// The events kept, and how many came before the first of them.
+    private let state = Mutex<(kept: [Event], dropped: Int)>(([], 0))
+    static let kept = 4096
     private let file: FileHandle?
 
     public init(path: String?) throws {
@@ -32,20 +35,26 @@ public final class EventLog: Sendable {
     @discardableResult
     public func emit(_ name: String, _ fields: [(String, EventValue)] = []) -> Event {
         let event = Event(milliseconds: now, name: name, fields: fields)
-        state.withLock { $0.append(event) }
+        state.withLock { log in
+            log.kept.append(event)
+            if log.kept.count > 2 * Self.kept {
+                log.kept.removeFirst(Self.kept)
+                log.dropped += Self.kept
+            }
+        }
         file?.write(Data((event.jsonLine + "\n").utf8))
         return event
     }
 
-    /// The events emitted so far.
-    public var events: [Event] { state.withLock { $0 } }
+    /// The newest events (at least the last 4096).
+    public var events: [Event] { state.withLock { $0.kept } }
 
-    /// How many events there are so far: a mark for `first(_:after:)`.
-    public var count: Int { state.withLock { $0.count } }
+    /// How many events there have been: a mark for `first(_:after:)`.
+    public var count: Int { state.withLock { $0.kept.count + $0.dropped } }
 
-    /// The first event of that name emitted after the mark.
+    /// The first event of that name emitted after the mark (among those still kept).
     public func first(_ name: String, after mark: Int) -> Event? {
-        state.withLock { $0.dropFirst(mark).first { $0.name == name } }
+        state.withLock { log in log.kept.dropFirst(max(0, mark - log.dropped)).first { $0.name == name } }
     }
 }
 
