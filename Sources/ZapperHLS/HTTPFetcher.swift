@@ -38,6 +38,12 @@ public final class HTTPFetcher: Sendable {
         public var description: String { "\(url): \(status.map { "HTTP \($0)" } ?? reason)" }
     }
 
+    /// Why a fetch failed, in a few words: "HTTP 404", or the client's error.
+    public static func reason(_ error: any Error) -> String {
+        guard let failure = error as? Failure else { return "\(error)" }
+        return failure.status.map { "HTTP \($0)" } ?? failure.reason
+    }
+
     /// A whole small document (a playlist), as text.
     public func text(_ url: URL, limit: Int = 8 << 20) async throws -> String {
         let response = try await start(url)

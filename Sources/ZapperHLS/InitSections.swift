@@ -24,10 +24,8 @@ final class InitSections: Sendable {
         let bytes: [UInt8]
         do {
             bytes = try await fetcher.bytes(section.uri, byteRange: section.byteRange, limit: 4 << 20)
-        } catch let failure as HTTPFetcher.Failure {
-            throw Failure(url: section.uri.absoluteString, reason: failure.status.map { "HTTP \($0)" } ?? failure.reason)
         } catch {
-            throw Failure(url: section.uri.absoluteString, reason: "\(error)")
+            throw Failure(url: section.uri.absoluteString, reason: HTTPFetcher.reason(error))
         }
         guard !bytes.isEmpty else { throw Failure(url: section.uri.absoluteString, reason: "empty") }
         cache.insert(bytes, for: section)

@@ -25,10 +25,8 @@ final class SegmentKeys: Sendable {
         let bytes: [UInt8]
         do {
             bytes = try await fetcher.bytes(url, limit: 1024)
-        } catch let failure as HTTPFetcher.Failure {
-            throw Failure(url: url.absoluteString, reason: failure.status.map { "HTTP \($0)" } ?? failure.reason)
         } catch {
-            throw Failure(url: url.absoluteString, reason: "\(error)")
+            throw Failure(url: url.absoluteString, reason: HTTPFetcher.reason(error))
         }
         guard bytes.count == SegmentDecryptor.blockSize else {
             throw Failure(url: url.absoluteString, reason: "\(bytes.count) bytes, not a 16-byte AES-128 key")
