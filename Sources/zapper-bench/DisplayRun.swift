@@ -23,23 +23,8 @@ struct DisplayZapperRun {
     let size: String
 
     func run() throws -> DisplayResult {
-        let directory = setup.directory
         let tag = size.replacingOccurrences(of: "x", with: "-")
-        let lineupURL = directory.appendingPathComponent("lineup.m3u")
-        let alsaURL = directory.appendingPathComponent("alsa-null.conf")
-        let scriptURL = directory.appendingPathComponent("display-script.txt")
-        let eventsURL = directory.appendingPathComponent("display-events-\(tag).jsonl")
-        try HTTP.text(setup.origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
-        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
-        let longest = Int((10 + setup.settle + setup.warmup + setup.seconds + 30) * 1000)
-        try "wait-event first-frame 30000\nwait \(longest)\nquit\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let child = try ChildProcess(
-            name: "zapper-\(tag)", executable: try setup.tools.product("zapper"),
-            arguments: ["--lineup", lineupURL.path, "--channel", String(setup.channel), "--display", "offscreen",
-                        "--size", size, "--audio-device", "default", "--trace-flips",
-                        "--events", eventsURL.path, "--script", scriptURL.path],
-            directory: directory,
-            environment: ["ALSA_CONFIG_PATH": alsaURL.path, "ZAPPER_DEBUG_TIMELINE": "1"])
+        let (child, eventsURL) = try setup.zapper(name: "zapper-\(tag)", size: size, extra: ["--trace-flips"])
         Progress.say("zapper: channel \(setup.channel), offscreen \(size), --trace-flips")
         try child.run()
         let sampler = ProcessSampler(pid: child.pid)

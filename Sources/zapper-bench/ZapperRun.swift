@@ -8,25 +8,7 @@ struct ZapperRun {
     let setup: PlaybackSetup
 
     func run() throws -> ToolResult {
-        let directory = setup.directory
-        let lineupURL = directory.appendingPathComponent("lineup.m3u")
-        let alsaURL = directory.appendingPathComponent("alsa-null.conf")
-        let scriptURL = directory.appendingPathComponent("zapper-script.txt")
-        let eventsURL = directory.appendingPathComponent("zapper-events.jsonl")
-        try HTTP.text(setup.origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
-        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
-        // The bench stops zapper at the end of the window; the script's quit is a safety net.
-        let longest = Int((10 + setup.settle + setup.warmup + setup.seconds + 30) * 1000)
-        try "wait-event first-frame 30000\nwait \(longest)\nquit\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-
-        let child = try ChildProcess(
-            name: "zapper", executable: try setup.tools.product("zapper"),
-            arguments: ["--lineup", lineupURL.path, "--channel", String(setup.channel), "--display", "offscreen",
-                        "--size", "1920x1080", "--audio-device", "default",
-                        "--events", eventsURL.path, "--script", scriptURL.path],
-            directory: directory,
-            // The timeline lines on stderr name the variant of every segment decoded.
-            environment: ["ALSA_CONFIG_PATH": alsaURL.path, "ZAPPER_DEBUG_TIMELINE": "1"])
+        let (child, eventsURL) = try setup.zapper(name: "zapper", size: "1920x1080")
         Progress.say("zapper: channel \(setup.channel), offscreen 1920x1080")
         try child.run()
         let sampler = ProcessSampler(pid: child.pid)
@@ -122,5 +104,31 @@ struct ZapperRun {
         func reached(_ variant: Int) -> Double? {
             segments.first { $0.variant == variant }?.time
         }
+    }
+}
+
+extension PlaybackSetup {
+    /// zapper on the offscreen display at `size` playing the bench's channel from the
+    /// origin's lineup, sound into ALSA's `null` PCM, its event log in the run's folder;
+    /// created, not started. Its script keeps it on past any window (the bench stops it;
+    /// the script's quit is a safety net); the timeline lines on its stderr name the
+    /// variant of every segment decoded.
+    func zapper(name: String, size: String, extra: [String] = []) throws -> (ChildProcess, events: URL) {
+        let lineupURL = directory.appendingPathComponent("lineup.m3u")
+        let alsaURL = directory.appendingPathComponent("alsa-null.conf")
+        let scriptURL = directory.appendingPathComponent("\(name)-script.txt")
+        let eventsURL = directory.appendingPathComponent("\(name)-events.jsonl")
+        try HTTP.text(origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
+        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
+        let longest = Int((10 + settle + warmup + seconds + 30) * 1000)
+        try "wait-event first-frame 30000\nwait \(longest)\nquit\n".write(to: scriptURL, atomically: true, encoding: .utf8)
+        let child = try ChildProcess(
+            name: name, executable: try tools.product("zapper"),
+            arguments: ["--lineup", lineupURL.path, "--channel", String(channel), "--display", "offscreen",
+                        "--size", size, "--audio-device", "default",
+                        "--events", eventsURL.path, "--script", scriptURL.path] + extra,
+            directory: directory,
+            environment: ["ALSA_CONFIG_PATH": alsaURL.path, "ZAPPER_DEBUG_TIMELINE": "1"])
+        return (child, eventsURL)
     }
 }
