@@ -10,6 +10,9 @@ final class LogoStore: @unchecked Sendable {
     private var logos: [URL: [UInt8]] = [:]
     private var asked: Set<URL> = []
 
+    /// How many logos have arrived: changes when something drawn with initials could now have its logo.
+    var arrived: Int { lock.withLock { logos.count } }
+
     /// The logo's bytes if they are here; otherwise starts fetching them.
     func png(for channel: LineupChannel) -> [UInt8]? {
         guard let url = channel.logo else { return nil }

@@ -85,9 +85,17 @@ extension Player {
     }
 
     /// The lineup grouped by `group-title` (groups in the order they first appear), each
-    /// channel with the programme on now.
+    /// channel with the programme on now. Built again only when the playing channel, the
+    /// minute or the logos change (not each frame: a lineup can have hundreds of channels).
     private func channelRows(at date: Date) -> [PanelChannelRow] {
-        let playing = tuner.view.tuned
+        let key = ChannelRowsKey(playing: tuner.view.tuned, minute: Int(date.timeIntervalSince1970 / 60), logos: logos.arrived)
+        if let cached = channelRowsCache, cached.key == key { return cached.rows }
+        let rows = buildChannelRows(playing: key.playing, at: date)
+        channelRowsCache = (key, rows)
+        return rows
+    }
+
+    private func buildChannelRows(playing: Int?, at date: Date) -> [PanelChannelRow] {
         var rows: [PanelChannelRow] = []
         var group: String?? = .none
         for number in panelOrder {
@@ -112,6 +120,12 @@ extension Player {
         return PanelProgrammeInfo(channelName: name, title: programme.title, subtitle: programme.subTitle,
                                   description: programme.description, rating: programme.rating?.value,
                                   timeRange: GuideStore.timeRange(programme), progress: programme.progress(at: date))
+    }
+
+    struct ChannelRowsKey: Equatable {
+        var playing: Int?
+        var minute: Int
+        var logos: Int
     }
 
     /// The order of the channel list: grouped by `group-title`, lineup order within a group.

@@ -54,6 +54,7 @@ public final class Player {
     /// The swipe-up panel's focus, and the channel list's order (grouped).
     var panel = PanelNavigator()
     let panelOrder: [Int]
+    var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
     /// The "swipe up for more" hint: shown once, after the first picture, until this time.
     var hintUntil: Int?
     var hintShown = false
