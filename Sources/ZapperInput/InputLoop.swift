@@ -113,6 +113,8 @@ final class InputLoop: @unchecked Sendable {
             case .removed(let name):
                 devices.remove(name)
                 log("input: removed \"\(name)\"")
+            case .note(let text):
+                log(text)
             }
         }
     }

@@ -7,6 +7,8 @@ enum InputHappening: Equatable {
     case key(KeyEvent)
     case added(name: String, kinds: String)
     case removed(name: String)
+    /// Something a person setting the box up should know.
+    case note(String)
 }
 
 /// libinput on a udev seat: keyboards, IR receivers (rc-core), CEC and
@@ -64,6 +66,12 @@ final class LibinputSeat {
                 break       // read (and listed) as a gamepad through libevdev
             case LIBINPUT_EVENT_DEVICE_ADDED:
                 happenings.append(.added(name: name, kinds: Self.capabilities(device)))
+                if Self.isReceiverWithoutKeys(device) {
+                    // libinput reads only the keys a device had when it was opened.
+                    happenings.append(.note("input: \"\(name)\" is an IR receiver with no keys mapped yet: "
+                        + "a keymap loaded later (ir-keytable) is not seen until zapper restarts; "
+                        + "load it through /etc/rc_maps.cfg, which udev applies before zapper opens the receiver"))
+                }
             case LIBINPUT_EVENT_DEVICE_REMOVED:
                 touches[device] = nil
                 happenings.append(.removed(name: name))
@@ -123,6 +131,16 @@ final class LibinputSeat {
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 { kinds.append("touch") }
         if libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_POINTER) != 0 { kinds.append("pointer") }
         return kinds.joined(separator: ", ")
+    }
+
+    /// An rc-core receiver whose keymap is empty (the kernel's rc-empty table, no ir-keytable yet).
+    private static func isReceiverWithoutKeys(_ device: OpaquePointer) -> Bool {
+        guard let udevDevice = libinput_device_get_udev_device(device) else { return false }
+        defer { udev_device_unref(udevDevice) }
+        guard udev_device_get_parent_with_subsystem_devtype(udevDevice, "rc", nil) != nil else { return false }
+        // Keys only: rc-core gives every receiver mouse buttons (BTN_MISC...) for mouse-like remotes.
+        let keys = Array(UInt32(KEY_ESC)..<UInt32(BTN_MISC)) + Array(UInt32(KEY_OK)..<UInt32(BTN_TRIGGER_HAPPY))
+        return !keys.contains { libinput_device_keyboard_has_key(device, $0) == 1 }
     }
 
     private static func isJoystick(_ device: OpaquePointer) -> Bool {
