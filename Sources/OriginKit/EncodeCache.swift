@@ -18,7 +18,7 @@ public struct CacheManifest: Codable, Sendable {
         public var encodeSeconds: Double
         /// The 90 kHz PTS of the loop's first video frame (for WebVTT's X-TIMESTAMP-MAP).
         public var videoStartPTS: Int64
-        /// Segment durations per rendition folder ("240p", "720p", "1080p").
+        /// Segment durations per rendition folder ("240p", "720p", "1080p"; and CodecForms' for its channel).
         public var renditions: [String: [Double]]
         /// The fMP4 remux's segment durations per rendition (FragmentedMP4), for its channel only.
         public var fragmented: [String: [Double]]?
@@ -104,6 +104,12 @@ public struct EncodeCache: Sendable {
             channels[index].fragmented = try FragmentedMP4.prepare(
                 channelFolder: root.appendingPathComponent(channels[index].folder), loopSegments: catalog.loopSegments,
                 lockPath: root.appendingPathComponent(".lock").path)
+        }
+        for index in channels.indices where channels[index].number == CodecForms.channel {
+            let forms = try CodecForms.prepare(
+                channelFolder: root.appendingPathComponent(channels[index].folder), loopSegments: catalog.loopSegments,
+                segmentSeconds: catalog.segmentSeconds, lockPath: root.appendingPathComponent(".lock").path)
+            channels[index].renditions.merge(forms) { old, _ in old }
         }
         let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion,
                                      encodeSeconds: channels.map(\.encodeSeconds).reduce(0, +), channels: channels)

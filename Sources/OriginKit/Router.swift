@@ -278,6 +278,7 @@ public final class OriginRouter: Sendable {
         }
         lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
                   "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
+        lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
                   "        curl -X DELETE \(baseURL)/control/faults/N"]
         return lines.joined(separator: "\n")

@@ -231,7 +231,8 @@ public final class ChannelPlayback: @unchecked Sendable {
     /// without probing (DESIGN §4). Gives up quietly: promotion probes then.
     private func learnParametersWhileWarm() {
         var tried: [Int64] = []
-        while parametersCache.get(channel.number) == nil, tried.count < 3 {
+        var learned = false
+        while !learned, tried.count < 3 {
             condition.lock()
             func ready() -> Bool {
                 guard let newest = deliveries.last?.delivery else { return false }
@@ -244,9 +245,11 @@ public final class ChannelPlayback: @unchecked Sendable {
             condition.unlock()
             guard let newest else { return }
             tried.append(newest.sequence)
+            if parametersCache.get(channel.number, variant: newest.variant) != nil { return }
             let copy = newest.bytes.snapshot()
-            if let demuxer = try? Demuxer(queue: copy), demuxer.probed {
-                parametersCache.set(demuxer.parameters, for: channel.number)
+            if let demuxer = try? Demuxer(queue: copy, container: newest.container), demuxer.probed {
+                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant)
+                learned = true
             }
         }
     }
@@ -265,8 +268,8 @@ public final class ChannelPlayback: @unchecked Sendable {
             var audioRequest = tracks.audioRequest
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
-                                      cached: parametersCache.get(channel.number), audio: audioRequest.choice)
-                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number) }
+                                      cached: parametersCache.get(channel.number, variant: delivery.variant), audio: audioRequest.choice)
+                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant) }
             } catch {
                 if delivery.bytes.isCancelled { return }
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
@@ -476,15 +479,27 @@ public final class FailureMark: @unchecked Sendable {
     }
 }
 
-/// Codec parameters per channel number, so a re-tune skips probing.
+/// Codec parameters per channel number and variant, so a re-tune skips
+/// probing. Per variant: a master may mix codecs (HEVC and H.264 variants),
+/// and one variant's parameters would open the wrong decoder for another.
 public final class ParametersCache: @unchecked Sendable {
+    private struct Key: Hashable {
+        let channel: Int
+        let variant: Int
+    }
+
     private let lock = NSLock()
-    private var byChannel: [Int: [CodecParameters]] = [:]
+    private var byKey: [Key: [CodecParameters]] = [:]
 
     public init() {}
 
-    func get(_ channel: Int) -> [CodecParameters]? { lock.withLock { byChannel[channel] } }
-    func set(_ parameters: [CodecParameters], for channel: Int) { lock.withLock { byChannel[channel] = parameters } }
+    func get(_ channel: Int, variant: Int) -> [CodecParameters]? {
+        lock.withLock { byKey[Key(channel: channel, variant: variant)] }
+    }
+
+    func set(_ parameters: [CodecParameters], for channel: Int, variant: Int) {
+        lock.withLock { byKey[Key(channel: channel, variant: variant)] = parameters }
+    }
 }
 
 /// A number shared between threads.

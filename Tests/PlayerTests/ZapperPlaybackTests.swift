@@ -46,9 +46,44 @@ struct ZapperPlaybackTests {
 
     @Test(arguments: [1, 3])
     func playsTheChannelsColourAndTone(number: Int) async throws {
+        try await expectPlays(number, lineup: try demoLineup())
+    }
+
+    /// HEVC with AC-3, and H.264 with MP2 (the origin's CodecForms, a media playlist each):
+    /// decoded by the system's libavcodec into the channel's picture and tone.
+    @Test(arguments: CodecForms.all.map(\.name))
+    func playsOtherCodecs(form: String) async throws {
+        let origin = try OriginProcess.shared.get()
+        let number = CodecForms.channel
+        let url = "http://127.0.0.1:\(origin.port)/ch/\(number)/\(form)/index.m3u8"
+        let segment = try Tool.temporaryFile(
+            RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(number)/\(form)/\(try latestSegment(url))").body, suffix: ".ts")
+        defer { try? FileManager.default.removeItem(at: segment) }
+        // The segments really are in those codecs.
+        let probe = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", segment.path])
+        // (ffprobe lists the streams once per program and once more on their own.)
+        let codecs = String(decoding: probe.stdout, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        let expected = try #require(CodecForms.all.first { $0.name == form })
+        #expect(codecs == [expected.videoCodec, expected.audioCodec], "\(form): \(codecs)")
+        try await expectPlays(number, lineup: "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(number)\",\(form)\n\(url)\n")
+    }
+
+    /// The newest segment's file name in a live media playlist.
+    func latestSegment(_ url: String) throws -> String {
+        let origin = try OriginProcess.shared.get()
+        let path = try #require(URL(string: url)?.path)
+        let playlist = try RawHTTPConnection.fetch(port: origin.port, "GET", path).text
+        return try #require(playlist.split(separator: "\n").last { !$0.hasPrefix("#") }.map(String.init))
+    }
+
+    /// zapper plays channel `number` of `lineup`: its events in order, its colour in a snapshot,
+    /// its tone the strongest in the WAV, faded in.
+    func expectPlays(_ number: Int, lineup: String) async throws {
         let channel = try #require(try Repo.catalog().channel(number: number))
         let snapshot = "$DIR/snap.png"
-        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(number)", "--size", "1280x720"], script: """
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "\(number)", "--size", "1280x720"], script: """
             wait-event first-frame 20000
             wait 3000
             snapshot \(snapshot)
