@@ -3,6 +3,10 @@
 /// and changes content in place while shown.
 struct Presence<Content: Equatable> {
     static var milliseconds: Double { 180 }
+    /// A change shows in the very frame drawn when it happens: that frame is on
+    /// screen a vblank later, so the animation is one frame along by then
+    /// (without this, the first frame after a key would look like the last).
+    static var headStart: Int { 17 }
     private(set) var content: Content?
     private var visible = false
     private var changedAt = 0
@@ -12,7 +16,7 @@ struct Presence<Content: Equatable> {
     mutating func update(_ wanted: Content?, now: Int) -> (content: Content, appearance: Double)? {
         if (wanted != nil) != visible {
             levelAtChange = level(now)
-            changedAt = now
+            changedAt = now - Self.headStart
             visible = wanted != nil
         }
         if let wanted { content = wanted }
