@@ -59,6 +59,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         let buffered = SharedDouble(10)
         let failures = self.failures
         let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
+            guard !tag.isEnded else { return }
             guard let serial = tag.serial else {
                 // A warm neighbour keeps its last failure for the moment it is promoted.
                 if name == "load-failed" { tag.warmFailure = fields }
@@ -151,6 +152,7 @@ public final class ChannelPlayback: @unchecked Sendable {
     /// Cancels fetching and wakes the decode thread; returns at once. With
     /// `keepingSound`, the decoded sound stays for a fade-out.
     public func stop(keepingSound: Bool = false) {
+        tag.isEnded = true
         condition.lock()
         stopped = true
         current?.cancel()
@@ -436,9 +438,15 @@ final class TuneTag: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Int?
     private var failure: [(String, EventValue)]?
+    private var ended = false
     init(serial: Int?) { value = serial }
     var serial: Int? { lock.withLock { value } }
     func promote(to serial: Int) { lock.withLock { value = serial } }
+    /// Stopped: what its cancelled fetches say is no news.
+    var isEnded: Bool {
+        get { lock.withLock { ended } }
+        set { lock.withLock { ended = newValue } }
+    }
     /// The last failure reported while warm, until a segment arrives.
     var warmFailure: [(String, EventValue)]? {
         get { lock.withLock { failure } }

@@ -5,7 +5,10 @@ import ZapperCore
 extension Player {
     func apply(_ effects: [TunerEffect]) {
         var presented: Int?
-        defer { if let presented { rewarm(around: presented) } }
+        defer {
+            if let presented { rewarm(around: presented) }
+            resumeIfBack()
+        }
         for effect in effects {
             switch effect {
             case let .startTune(number, serial, reason):
@@ -38,6 +41,29 @@ extension Player {
             }
         }
     }
+
+    /// The viewer flipped back to the channel still on screen before the flip away
+    /// showed its first picture: the tuner cancels that tune and has nothing more to
+    /// do, but the channel on screen was stopped when the flip began (see `startTune`),
+    /// so it is started again here — outside the tuner's serials (0), with no card —
+    /// and its pictures and sound take over from its last picture.
+    private func resumeIfBack() {
+        let view = tuner.view
+        guard playback == nil, let onAir = view.tuned, view.target == onAir, let channel = channels[onAir] else { return }
+        Self.say("back on \(onAir): playing it again")
+        if let warmed = warm.removeValue(forKey: onAir) {
+            warmed.promote(serial: Self.resumeSerial)
+            playback = warmed
+        } else {
+            let playback = makePlayback(channel, serial: Self.resumeSerial)
+            self.playback = playback
+            playback.start()
+        }
+        awaitingFirstPicture = true
+    }
+
+    /// The serial of a channel started again by `resumeIfBack` (the tuner's start at 1).
+    static let resumeSerial = 0
 
     /// The old channel stops at once (its sound fading); its last picture stays
     /// on screen until the new channel's first one replaces it.

@@ -73,6 +73,38 @@ extension ZapperPlaybackTests {
         #expect(!isDark(try medianColour(snapshots[1], crop: cardPanel)))
     }
 
+    @Test func flippingBackBeforeTheNextChannelLoadsPlaysTheOldOneAgain() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "3:delay=30000"])
+        defer { origin.stop() }
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            press KEY_CHANNELUP
+            wait 700
+            press KEY_CHANNELDOWN
+            wait 3000
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "superseded")
+        #expect(run.named("load-failed").isEmpty, "a cancelled load is no failure: \(run.named("load-failed"))")
+        // Channel 2 stopped when the flip began; back on it, its sound starts again.
+        let back = try #require(run.named("key").last?["t_ms"] as? Int)
+        #expect(run.named("audio-started").contains { $0["channel"] as? Int == 2 && ($0["t_ms"] as? Int ?? 0) > back },
+                "\(timeline(run))")
+        // Sound went on after the flip back (the WAV holds only what was played), and it is
+        // channel 2's tone.
+        let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let started = try #require(run.named("audio-started").first?["t_ms"] as? Int)
+        let seconds = Double(pcm.count / 2) / 48_000
+        #expect(seconds > Double(back - started) / 1000 + 2, "\(seconds) s of sound")
+        let left = stride(from: max(0, pcm.count - 2 * 72_000), to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
+        let tone = Double(try #require(try Repo.catalog().channel(number: 2)?.audio.first?.toneHz))
+        #expect(goertzelPower(left, frequency: tone, sampleRate: 48_000) > 100 * goertzelPower(left, frequency: 1000, sampleRate: 48_000),
+                "channel 2's tone after flipping back")
+    }
+
     @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() async throws {
         let origin = try OriginProcess.shared.get()
         let lineup = """
