@@ -84,8 +84,10 @@ test-image:
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.
+# Then the zap times (zapper and mpv) and key-to-screen while loads hang.
 bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys

@@ -17,11 +17,14 @@ struct KeyRouter {
         self.keymap = keymap
     }
 
-    mutating func handle(_ event: KeyEvent, now: Int, log: EventLog) -> [Routed] {
+    /// `arrived`: when the key reached the player; `waited_ms` in its `key` event says how
+    /// long it waited for the frame loop's turn.
+    mutating func handle(_ event: KeyEvent, now: Int, arrived: Int, log: EventLog) -> [Routed] {
         let action = keymap[event.name]
         switch event.kind {
         case .press:
-            log.emit("key", [("name", .string(event.name)), ("action", .string(action?.name ?? "none"))])
+            log.emit("key", [("name", .string(event.name)), ("action", .string(action?.name ?? "none")),
+                             ("waited_ms", .int(max(0, now - arrived)))])
             guard let action else { return [] }
             keyRepeat.press(key: event.name, action: action, now: now)
             return [.pressed(action)]

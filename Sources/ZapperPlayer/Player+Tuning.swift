@@ -122,8 +122,14 @@ extension Player {
         awaitingFirstPicture = false
     }
 
-    /// Shows the picture due now (if any) under the overlay; true when a frame was presented.
-    func presentFrame() -> Bool {
+    /// A frame presented: when it was queued, and when it hit the screen (nil: no flip within 100 ms).
+    struct Presented {
+        let queued: Double
+        let flip: Double?
+    }
+
+    /// Shows the picture due now (if any) under the overlay; nil when nothing was presented.
+    func presentFrame() -> Presented? {
         let now = log.now
         var firstPicture: (serial: Int, time: Double)?
         var scaleNanoseconds: UInt64 = 0
@@ -168,9 +174,10 @@ extension Player {
             presented = try screen.compose(layers)
         } catch {
             Self.say("display: \(error)")
-            return false
+            return nil
         }
-        guard presented else { return false }
+        guard presented else { return nil }
+        let queued = AudioPump.wall()
         let composeNanoseconds = DispatchTime.now().uptimeNanoseconds - composeStart
         let flip = (try? screen.output.waitForFlip(timeoutMilliseconds: 100)) ?? nil
         if options.traceFlips {
@@ -187,7 +194,7 @@ extension Player {
             let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
             apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))
         }
-        return true
+        return Presented(queued: queued, flip: flip)
     }
 
     /// A playing channel whose pictures stopped coming is a failure the viewer sees,

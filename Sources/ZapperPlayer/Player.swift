@@ -36,7 +36,8 @@ public final class Player {
 
     /// What other threads tell the loop.
     enum News: Sendable {
-        case key(KeyEvent)
+        /// A key and when it reached the player (log milliseconds).
+        case key(KeyEvent, arrived: Int)
         case failed(serial: Int, reason: String)
     }
 
@@ -123,22 +124,26 @@ public final class Player {
     }
 
     /// Where input devices send keys (from any thread).
-    public var keySink: @Sendable (KeyEvent) -> Void { { [inbox] in inbox.post(.key($0)) } }
+    public var keySink: @Sendable (KeyEvent) -> Void { { [inbox, log] in inbox.post(.key($0, arrived: log.now)) } }
 
     /// Runs until the script quits (exit code 0), a script step fails (1), or forever without a script.
     public func run() -> Int32 {
         var script = ScriptRunner(lines: options.script, log: log)
         let tick = 1.0 / 60
         var next = AudioPump.wall()
+        var repaint = RepaintClock()
         let systemd = SystemdNotify()
         defer { systemd.stopping() }
         while !Self.stopRequested.load(ordering: .relaxed) {
+            let woke = AudioPump.wall()
             let now = log.now
             for news in inbox.take() { handle(news, now: now) }
             for action in keys.due(now: now) { perform(action, now: now) }
             if let deadline = tuner.nextDeadline, deadline <= now { apply(tuner.handle(.tick, now: now)) }
             let state = script.step(snapshot: { try self.snapshot($0) },
-                                    key: { name, kind in self.handle(.key(KeyEvent(name: name, kind: kind, device: "script")), now: self.log.now) })
+                                    key: { name, kind, due in
+                                        self.handle(.key(KeyEvent(name: name, kind: kind, device: "script"), arrived: due), now: self.log.now)
+                                    })
             switch state {
             case .running: break
             case .quit:
@@ -152,8 +157,16 @@ public final class Player {
             keeper.flush(now: now)
             screen.output.serviceEvents()
             systemd.tick(now: now, view: tuner.view)
-            if presentFrame() {
-                next = AudioPump.wall() + tick / 2  // the flip paced us
+            if let presented = presentFrame() {
+                // Drawing the next frame starts as late as still makes the next vblank, so a key
+                // that comes before then is on screen at that vblank (RepaintClock).
+                repaint.drew(seconds: presented.queued - woke)
+                if let flip = presented.flip {
+                    repaint.flipped(at: flip)
+                    let wall = AudioPump.wall()
+                    if let start = repaint.nextDrawStart, start > wall { Thread.sleep(forTimeInterval: start - wall) }
+                }
+                next = AudioPump.wall() + tick / 2
                 continue
             }
             next += tick
@@ -179,8 +192,8 @@ public final class Player {
 
     private func handle(_ news: News, now: Int) {
         switch news {
-        case .key(let event):
-            for action in keys.handle(event, now: now, log: log) { perform(action, now: now) }
+        case let .key(event, arrived):
+            for action in keys.handle(event, now: now, arrived: arrived, log: log) { perform(action, now: now) }
         case .failed(let serial, let reason):
             apply(tuner.handle(.tuneFailed(serial: serial, reason: FailureWords.describe(reason)), now: now))
         }

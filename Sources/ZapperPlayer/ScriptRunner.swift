@@ -20,7 +20,11 @@ struct ScriptRunner {
         self.log = log
     }
 
-    mutating func step(snapshot: (String) throws -> Void, key: (String, KeyEvent.Kind) -> Void) -> State {
+    /// `key` gets when each key was due (log milliseconds): a press right after a `wait`
+    /// was due when the wait ended, which the loop only sees at its next turn, as it
+    /// sees a device's key only then.
+    mutating func step(snapshot: (String) throws -> Void, key: (String, KeyEvent.Kind, Int) -> Void) -> State {
+        var due = log.now
         while index < lines.count {
             let line = lines[index]
             if lineStartedAt == nil { lineStartedAt = log.now }
@@ -28,6 +32,7 @@ struct ScriptRunner {
             switch line.command {
             case .wait(let ms):
                 guard elapsed >= ms else { return .running }
+                due = lineStartedAt! + ms
             case .waitEvent(let name, let timeout):
                 if log.first(name, after: mark) == nil {
                     if elapsed >= timeout { return .failed("line \(line.line): no \(name) event within \(timeout) ms") }
@@ -42,16 +47,16 @@ struct ScriptRunner {
             case .quit:
                 return .quit
             case .press(let name):
-                key(name, .press)
-                key(name, .release)
+                key(name, .press, due)
+                key(name, .release, due)
             case .hold(let name, let ms):
                 if !holding {
                     holding = true
-                    key(name, .press)
+                    key(name, .press, due)
                 }
                 guard elapsed >= ms else { return .running }
                 holding = false
-                key(name, .release)
+                key(name, .release, lineStartedAt! + ms)
             }
             switch line.command {
             case .wait, .waitEvent, .hold: mark = log.count

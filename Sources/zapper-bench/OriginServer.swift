@@ -11,9 +11,10 @@ final class OriginServer {
     let baseURL: String
     private let input = Pipe()
 
-    init(binary: URL, channels: String, directory: URL) throws {
+    /// `extra`: more arguments, e.g. `--fault 3:delay=3000`.
+    init(binary: URL, channels: String, directory: URL, extra: [String] = []) throws {
         child = try ChildProcess(name: "zapper-origin", executable: binary,
-                                 arguments: ["--port", "0", "--exit-with-stdin", "--channels", channels],
+                                 arguments: ["--port", "0", "--exit-with-stdin", "--channels", channels] + extra,
                                  directory: directory, standardInput: input)
         try child.run()
         // Its first line on standard output says where it listens (after encoding, on a cold cache).
