@@ -3,7 +3,8 @@
 #   make test   the whole test suite: the Swift tests, then the appliance's system test in QEMU
 #               (make test-image: image/test on bochs and virtio-gpu)
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
-#               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
+#               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next,
+#               and key to screen while loads hang
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
