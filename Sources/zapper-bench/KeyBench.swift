@@ -50,12 +50,12 @@ struct KeyBench: ParsableCommand {
         let eventsURL = directory.appendingPathComponent("keys-events.jsonl")
         try HTTP.text(origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
         try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
-        // Presses at uneven gaps (a fixed seed: the same gaps every run), so they fall
-        // anywhere within a vblank interval.
-        var random = SplitMix(seed: 20_261_121)
+        // Presses at uneven gaps, so they fall anywhere within a vblank interval: 150-450 ms
+        // spread by the golden ratio (the same gaps every run).
         var script = "wait-event first-frame 30000\nwait 2000\n"
         for index in 0..<count {
-            script += "wait \(150 + Int(random.next() % 301))\npress \(index % 2 == 0 ? "KEY_CHANNELUP" : "KEY_CHANNELDOWN")\n"
+            let gap = 150 + Int((Double(index) * 0.618_034).truncatingRemainder(dividingBy: 1) * 300)
+            script += "wait \(gap)\npress \(index % 2 == 0 ? "KEY_CHANNELUP" : "KEY_CHANNELDOWN")\n"
         }
         script += "quit\n"
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
@@ -116,18 +116,5 @@ struct KeyFigures {
                    period, percentile(waits, 0.5), waits.max() ?? 0),
             "load average before: \(loadBefore); after: \(loadAfter)",
         ].joined(separator: "\n")
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the gaps are the same every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -20,6 +20,14 @@ extension ZapperPlaybackTests {
 
     func isDark(_ colour: (Int, Int, Int)) -> Bool { max(colour.0, colour.1, colour.2) < 90 }
 
+    /// zapper on channel 2 at 1280x720, against an origin of its own that holds channel 3 back.
+    func runWithChannel3HeldBack(milliseconds: Int, script: String) async throws -> Run {
+        let origin = try OriginProcess(arguments: ["--fault", "3:delay=\(milliseconds)"])
+        defer { origin.stop() }
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        return try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: script)
+    }
+
     @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() async throws {
         let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
@@ -43,10 +51,7 @@ extension ZapperPlaybackTests {
     }
 
     @Test func aSlowChannelKeepsTheCardUpOverTheOldPictureUntilItsFirstFrame() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "3:delay=3000"])
-        defer { origin.stop() }
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
-        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+        let run = try await runWithChannel3HeldBack(milliseconds: 3000, script: """
             wait-event first-frame 20000
             wait 1000
             press KEY_CHANNELUP
@@ -74,10 +79,7 @@ extension ZapperPlaybackTests {
     }
 
     @Test func flippingBackBeforeTheNextChannelLoadsPlaysTheOldOneAgain() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "3:delay=30000"])
-        defer { origin.stop() }
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
-        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+        let run = try await runWithChannel3HeldBack(milliseconds: 30000, script: """
             wait-event first-frame 20000
             wait 1000
             press KEY_CHANNELUP
