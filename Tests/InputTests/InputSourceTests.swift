@@ -37,16 +37,17 @@ import ZapperInput
         // One first, so what the libraries open once per process is not counted.
         try InputSource(log: { _ in }, onKey: { _ in }).stop()
         let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        for _ in 0..<20 {
+        for _ in 0..<80 {
             let source = try InputSource(log: { _ in }, onKey: { _ in })
             source.stop()
         }
-        for _ in 0..<5 {
+        for _ in 0..<20 {
             _ = try InputSource(log: { _ in }, onKey: { _ in })   // deinit stops it
         }
         let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        // A leak of even one fd per source would be 25; allow for other tests' fds coming and going.
-        #expect(after <= before + 4, "fds leaked: \(before) -> \(after)")
+        // A leak of even one fd per source would be 100; the tests running beside this one open
+        // and close their own (HTTP connections, files): seen up to +7 in one run, so allow 16.
+        #expect(after <= before + 16, "fds leaked: \(before) -> \(after)")
     }
 
     @Test func anUnknownSeatIsFineToo() throws {
