@@ -60,6 +60,7 @@ extension Player {
             playback.start()
         }
         awaitingFirstPicture = true
+        rewarm(around: onAir)  // the neighbour flipped to was stopped with its tune
     }
 
     /// The serial of a channel started again by `resumeIfBack` (the tuner's start at 1).
