@@ -94,7 +94,7 @@ let package = Package(
         ]),
         // Helpers for tests only: a zapper-origin child process, a raw HTTP
         // client that sees resets, running tools, tone detection.
-        .target(name: "TestSupport", dependencies: ["OriginKit"]),
+        .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"]),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),

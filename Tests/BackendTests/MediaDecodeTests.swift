@@ -33,7 +33,7 @@ struct MediaDecodeTests {
 
     func decodeAll(_ demuxer: Demuxer, queue: ByteQueue) throws -> Decoded {
         var result = Decoded()
-        try BackendTests.decodeAll(demuxer) { kind, frame in
+        try TestSupport.decodeAll(demuxer) { kind, frame in
             if kind == .video {
                 result.videoFrames += 1
                 result.width = frame.width

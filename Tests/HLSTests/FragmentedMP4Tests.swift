@@ -49,20 +49,8 @@ extension HLSLiveSessionTests {
             var pictures: [Frame] = []
             var samples: [Int16] = []
             let resampler = AudioResampler(outputRate: 48_000)
-            let decoders = try demuxer.parameters.map { $0.kind == .video || $0.kind == .audio ? try Decoder($0) : nil }
-            func drain(_ decoder: Decoder) throws {
-                while let frame = try decoder.receive() {
-                    if decoder.kind == .video { pictures.append(frame) } else { samples += try resampler.convert(frame) }
-                }
-            }
-            while let packet = try demuxer.readPacket() {
-                guard let decoder = decoders[packet.streamIndex] else { continue }
-                try decoder.send(packet)
-                try drain(decoder)
-            }
-            for decoder in decoders.compactMap({ $0 }) {
-                try decoder.send(nil)
-                try drain(decoder)
+            try decodeAll(demuxer) { kind, frame in
+                if kind == .video { pictures.append(frame) } else { samples += try resampler.convert(frame) }
             }
             try #require(pictures.count >= 30, "segment \(sequence): \(pictures.count) pictures")
             var image = XRGBImage(width: 640, height: 360)

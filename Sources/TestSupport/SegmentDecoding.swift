@@ -2,7 +2,7 @@ import ZapperMedia
 
 /// Decodes every audio and video packet a demuxer gives, draining the
 /// decoders at the end; each frame goes to `frame` with its stream's kind.
-func decodeAll(_ demuxer: Demuxer, frame handle: (MediaKind, Frame) throws -> Void) throws {
+public func decodeAll(_ demuxer: Demuxer, frame handle: (MediaKind, Frame) throws -> Void) throws {
     let decoders = try demuxer.parameters.map { $0.kind == .video || $0.kind == .audio ? try Decoder($0) : nil }
     func drain(_ decoder: Decoder) throws {
         while let frame = try decoder.receive() { try handle(decoder.kind, frame) }
