@@ -127,22 +127,9 @@ import ZapperUI
                         .banner(ChannelBanner(channel: longName, now: long, progress: 2, next: long), appearance: 1),
                         .digits(DigitEntry(digits: [1, 2, 3, 4], slots: 4), appearance: 1), .logoBug(longName, appearance: 1)]] {
             renderer.render(layers)
-            let dirty = renderer.dirty!
-            let safe = renderer.layout.safe
-            var outsideDirty = 0, outsideSafe = 0
-            renderer.withPixels { pixels, stride in
-                for y in 0..<size[1] {
-                    for x in 0..<size[0] {
-                        let alpha = pixels[y * stride + x * 4 + 3]
-                        guard alpha != 0 else { continue }
-                        let point = Rect(x: Double(x), y: Double(y), width: 1, height: 1)
-                        if !dirty.contains(point) { outsideDirty += 1 }
-                        if alpha > 0x60, !safe.contains(point) { outsideSafe += 1 }
-                    }
-                }
-            }
-            #expect(outsideDirty == 0)
-            #expect(outsideSafe == 0)
+            let stray = StrayPixels(renderer, safe: renderer.layout.safe)
+            #expect(stray.outsideDirty == 0)
+            #expect(stray.outsideSafe == 0, "first \(stray.firstOutsideSafe)")
         }
     }
 }

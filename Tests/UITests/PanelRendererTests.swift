@@ -67,28 +67,11 @@ import ZapperUI
         ]
         for layers in layerSets {
             renderer.render(layers)
-            let dirty = renderer.dirty!
             // Pixels the safe area's edge runs through count as inside.
-            let safe = renderer.layout.safe.integral
-            var outsideDirty = 0, outsideSafe = 0
-            var firstOutside = ""
-            renderer.withPixels { pixels, stride in
-                for y in 0..<size[1] {
-                    for x in 0..<size[0] {
-                        let alpha = pixels[y * stride + x * 4 + 3]
-                        guard alpha != 0 else { continue }
-                        let point = Rect(x: Double(x), y: Double(y), width: 1, height: 1)
-                        if !dirty.contains(point) { outsideDirty += 1 }
-                        if alpha > 0x60, !safe.contains(point) {
-                            if outsideSafe == 0 { firstOutside = "\(x),\(y) alpha \(alpha)" }
-                            outsideSafe += 1
-                        }
-                    }
-                }
-            }
-            #expect(outsideDirty == 0, "\(layers.count) layers at \(size)")
+            let stray = StrayPixels(renderer, safe: renderer.layout.safe.integral)
+            #expect(stray.outsideDirty == 0, "\(layers.count) layers at \(size)")
             // A panel still rising may cross the safe area's bottom edge: only settled layers are held to it.
-            if layers.allSatisfy({ $0.appearance == 1 }) { #expect(outsideSafe == 0, "at \(size), first \(firstOutside), layers \(layers.map { "\($0)".prefix(30) })") }
+            if layers.allSatisfy({ $0.appearance == 1 }) { #expect(stray.outsideSafe == 0, "at \(size), first \(stray.firstOutsideSafe), layers \(layers.map { "\($0)".prefix(30) })") }
         }
     }
 
