@@ -44,12 +44,6 @@ struct KeyBench: ParsableCommand {
                                       directory: directory, extra: hanging)
         defer { origin.stop() }
 
-        let lineupURL = directory.appendingPathComponent("keys-lineup.m3u")
-        let alsaURL = directory.appendingPathComponent("keys-alsa.conf")
-        let scriptURL = directory.appendingPathComponent("keys-script.txt")
-        let eventsURL = directory.appendingPathComponent("keys-events.jsonl")
-        try HTTP.text(origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
-        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
         // Presses at uneven gaps, so they fall anywhere within a vblank interval: 150-450 ms
         // spread by the golden ratio (the same gaps every run).
         var script = "wait-event first-frame 30000\nwait 2000\n"
@@ -58,13 +52,9 @@ struct KeyBench: ParsableCommand {
             script += "wait \(gap)\npress \(index % 2 == 0 ? "KEY_CHANNELUP" : "KEY_CHANNELDOWN")\n"
         }
         script += "quit\n"
-        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let child = try ChildProcess(
-            name: "zapper", executable: try tools.product("zapper"),
-            arguments: ["--lineup", lineupURL.path, "--channel", "1", "--display", "offscreen", "--size", size,
-                        "--events", eventsURL.path, "--script", scriptURL.path, "--trace-flips",
-                        "--state-dir", directory.appendingPathComponent("state").path],
-            directory: directory, environment: ["ALSA_CONFIG_PATH": alsaURL.path])
+        let (child, eventsURL) = try scriptedZapper(
+            name: "zapper-keys", tools: tools, directory: directory, lineup: try HTTP.text(origin.baseURL + "/demo.m3u"),
+            script: script, arguments: ["--channel", "1", "--size", size, "--trace-flips"])
         Progress.say("zapper: \(count) presses 150-450 ms apart, \(size) offscreen")
         try child.run()
         defer { child.stop() }

@@ -58,12 +58,6 @@ struct ZapBench: ParsableCommand {
 
     /// zapper at 1920x1080 offscreen: `count` flips up and down the lineup, then `count` numbers typed.
     private func zapperTimes(tools: Tools, lineup: String, numbers: [Int], directory: URL) throws -> (adjacent: [Int], number: [Int]) {
-        let lineupURL = directory.appendingPathComponent("zap-lineup.m3u")
-        let alsaURL = directory.appendingPathComponent("zap-alsa.conf")
-        let scriptURL = directory.appendingPathComponent("zap-script.txt")
-        let eventsURL = directory.appendingPathComponent("zap-events.jsonl")
-        try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
-        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
         let dwellMilliseconds = Int(dwell * 1000)
         var script = "wait-event first-frame 30000\nwait \(dwellMilliseconds)\n"
         for index in 0..<count {
@@ -77,12 +71,8 @@ struct ZapBench: ParsableCommand {
             script += String(number).map { "press KEY_\($0)\n" }.joined() + "wait-event first-frame 15000\nwait \(dwellMilliseconds)\n"
         }
         script += "quit\n"
-        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let child = try ChildProcess(
-            name: "zapper", executable: try tools.product("zapper"),
-            arguments: ["--lineup", lineupURL.path, "--channel", String(numbers[0]), "--display", "offscreen", "--size", "1920x1080",
-                        "--events", eventsURL.path, "--script", scriptURL.path],
-            directory: directory, environment: ["ALSA_CONFIG_PATH": alsaURL.path])
+        let (child, eventsURL) = try scriptedZapper(name: "zapper-zap", tools: tools, directory: directory, lineup: lineup,
+                                                    script: script, arguments: ["--channel", String(numbers[0]), "--size", "1920x1080"])
         Progress.say("zapper: \(count) adjacent flips, then \(count) numbers, \(dwell) s apart")
         try child.run()
         defer { child.stop() }

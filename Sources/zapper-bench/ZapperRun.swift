@@ -114,21 +114,11 @@ extension PlaybackSetup {
     /// the script's quit is a safety net); the timeline lines on its stderr name the
     /// variant of every segment decoded.
     func zapper(name: String, size: String, extra: [String] = []) throws -> (ChildProcess, events: URL) {
-        let lineupURL = directory.appendingPathComponent("lineup.m3u")
-        let alsaURL = directory.appendingPathComponent("alsa-null.conf")
-        let scriptURL = directory.appendingPathComponent("\(name)-script.txt")
-        let eventsURL = directory.appendingPathComponent("\(name)-events.jsonl")
-        try HTTP.text(origin.baseURL + "/demo.m3u").write(to: lineupURL, atomically: true, encoding: .utf8)
-        try "pcm.!default { type null }\n".write(to: alsaURL, atomically: true, encoding: .utf8)
         let longest = Int((10 + settle + warmup + seconds + 30) * 1000)
-        try "wait-event first-frame 30000\nwait \(longest)\nquit\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let child = try ChildProcess(
-            name: name, executable: try tools.product("zapper"),
-            arguments: ["--lineup", lineupURL.path, "--channel", String(channel), "--display", "offscreen",
-                        "--size", size, "--audio-device", "default",
-                        "--events", eventsURL.path, "--script", scriptURL.path] + extra,
-            directory: directory,
-            environment: ["ALSA_CONFIG_PATH": alsaURL.path, "ZAPPER_DEBUG_TIMELINE": "1"])
-        return (child, eventsURL)
+        return try scriptedZapper(
+            name: name, tools: tools, directory: directory, lineup: try HTTP.text(origin.baseURL + "/demo.m3u"),
+            script: "wait-event first-frame 30000\nwait \(longest)\nquit\n",
+            arguments: ["--channel", String(channel), "--size", size, "--audio-device", "default"] + extra,
+            environment: ["ZAPPER_DEBUG_TIMELINE": "1"])
     }
 }
