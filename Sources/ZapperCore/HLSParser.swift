@@ -268,22 +268,10 @@ public enum HLSParser {
             key.uri = key.isPlayable ? try resolve(uri) : try? resolve(uri)
             if let text = attributes["IV"] {
                 let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
-                guard hex.count == 32, let bytes = Self.hexBytes(hex) else { throw fail("IV=\(text) is not a 128-bit hexadecimal value") }
+                guard hex.count == 32, let bytes = Hex.bytes(hex) else { throw fail("IV=\(text) is not a 128-bit hexadecimal value") }
                 key.iv = bytes
             }
             return key
-        }
-
-        static func hexBytes(_ hex: Substring) -> [UInt8]? {
-            var bytes: [UInt8] = []
-            var index = hex.startIndex
-            while index < hex.endIndex {
-                let next = hex.index(index, offsetBy: 2)
-                guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-                bytes.append(byte)
-                index = next
-            }
-            return bytes
         }
 
         func byteRange(_ text: Substring) throws(HLSParseError) -> (length: Int, offset: Int?) {

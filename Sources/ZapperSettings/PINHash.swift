@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ZapperCore
 
 /// The parental PIN as the configuration stores it:
 /// `sha256:<iterations>:<salt hex>:<hash hex>`, an iterated, salted SHA-256.
@@ -42,8 +43,8 @@ public enum PINHash {
         let fields = stored.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0] == "sha256", let iterations = Int(fields[1]),
               (1...maximumIterations).contains(iterations),
-              let salt = bytes(fromHex: fields[2]), !salt.isEmpty,
-              let digest = bytes(fromHex: fields[3]), digest.count == SHA256.byteCount else { return nil }
+              let salt = Hex.bytes(fields[2]), !salt.isEmpty,
+              let digest = Hex.bytes(fields[3]), digest.count == SHA256.byteCount else { return nil }
         return (iterations, salt, digest)
     }
 
@@ -62,18 +63,5 @@ public enum PINHash {
 
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
-    }
-
-    static func bytes(fromHex text: Substring) -> [UInt8]? {
-        guard text.count % 2 == 0, text.allSatisfy(\.isHexDigit) else { return nil }
-        var result: [UInt8] = []
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            result.append(byte)
-            index = next
-        }
-        return result
     }
 }

@@ -265,6 +265,8 @@ import Testing
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x1234\n", 3, "128-bit"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES\n", 3, "EXT-X-KEY has no URI"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0xZZ0102030405060708090A0B0C0D0E0F\n", 3, "128-bit"),
+        // A sign is no hex digit, though Swift's integer parsing would take "+f" as 15.
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x+f0102030405060708090A0B0C0D0E0F\n", 3, "128-bit"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:URI=\"k\"\n", 3, "no METHOD"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"file:///etc/key\"\n", 3, "only http and https"),
         ("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2,\n#EXT-X-BYTERANGE:100\na.ts\n", 5, "must follow a sub-range"),
