@@ -111,6 +111,14 @@ public struct EncodeCache: Sendable {
                 segmentSeconds: catalog.segmentSeconds, lockPath: root.appendingPathComponent(".lock").path)
             channels[index].renditions.merge(forms) { old, _ in old }
         }
+        for index in channels.indices where SplitAudio.channels.contains(channels[index].number) {
+            guard let channel = catalog.channel(number: channels[index].number) else { continue }
+            let split = try SplitAudio.prepare(
+                channel: channel, channelFolder: root.appendingPathComponent(channels[index].folder),
+                loopSegments: catalog.loopSegments, segmentSeconds: catalog.segmentSeconds,
+                lockPath: root.appendingPathComponent(".lock").path)
+            channels[index].renditions.merge(split) { old, _ in old }
+        }
         let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion,
                                      encodeSeconds: channels.map(\.encodeSeconds).reduce(0, +), channels: channels)
         return Prepared(directory: root, manifest: manifest, encoded: encoded)

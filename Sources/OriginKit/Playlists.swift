@@ -55,6 +55,36 @@ public struct PlaylistWriter: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// SplitAudio's master playlist: video-only variants, and each audio
+    /// language a rendition with its own media playlist (the first is the
+    /// default). A variant's bandwidth counts its video and its largest audio.
+    public func splitMaster(channel: DemoChannel, library: EncodedLibrary) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        let entry = library.entry(channel: channel.number)
+        func bitrates(_ folder: String) -> (peak: Int, average: Int) {
+            Self.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: folder),
+                          durations: entry?.renditions[folder] ?? [])
+        }
+        var audio = (peak: 0, average: 0)
+        for (index, track) in channel.audio.enumerated() {
+            let folder = SplitAudio.audioFolder(language: track.language)
+            let rates = bitrates(folder)
+            audio = (max(audio.peak, rates.peak), max(audio.average, rates.average))
+            lines.append("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aac\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
+                + (index == 0 ? "DEFAULT=YES" : "DEFAULT=NO") + ",AUTOSELECT=YES,CHANNELS=\"2\",URI=\"\(folder)/index.m3u8\"")
+        }
+        for name in SplitAudio.videoVariants {
+            guard let variant = VideoVariant.all.first(where: { $0.name == name }) else { continue }
+            let video = bitrates(SplitAudio.videoFolder(name))
+            var attributes = "BANDWIDTH=\(video.peak + audio.peak),AVERAGE-BANDWIDTH=\(video.average + audio.average),"
+            attributes += "RESOLUTION=\(variant.width)x\(variant.height),FRAME-RATE=\(EncodeRecipe.frameRate).000,"
+            attributes += "CODECS=\"\(variant.codecs)\",AUDIO=\"aac\""
+            lines.append("#EXT-X-STREAM-INF:\(attributes)")
+            lines.append("\(SplitAudio.videoFolder(name))/index.m3u8")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// A live media playlist as it stands at `time`; with `encryptedChannel`,
     /// its segments are AES-128 encrypted (`SegmentEncryption`'s keys and IVs).
     /// With `initSection`, its segments are fragmented MP4 after that EXT-X-MAP.

@@ -133,6 +133,10 @@ public final class OriginRouter: Sendable {
             resource = .master
             reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
                                 body: Data(playlists.master(channel: channel, library: library).utf8))
+        } else if rest == [SplitAudio.masterFile], SplitAudio.channels.contains(channel.number) {
+            resource = .master
+            reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
+                                body: Data(playlists.splitMaster(channel: channel, library: library).utf8))
         } else if rest.count == 2, rest[1] == "index.m3u8" {
             resource = .playlist
             reply = mediaPlaylist(channel, rendition: rest[0], encrypted: encrypted)
@@ -278,6 +282,7 @@ public final class OriginRouter: Sendable {
         }
         lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
                   "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
+        lines += SplitAudio.channels.map { "separate audio renditions: \(baseURL)/ch/\($0)/\(SplitAudio.masterFile)" }
         lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
                   "        curl -X DELETE \(baseURL)/control/faults/N"]

@@ -265,6 +265,43 @@ extension OriginOverHTTP {
         }
     }
 
+    /// SplitAudio: video-only variants and audio languages with playlists of their own,
+    /// whose segments keep the muxed loop's timestamps (so the renditions line up).
+    @Test(arguments: SplitAudio.channels)
+    func separateAudioRenditionsHaveTheirOwnPlaylists(number: Int) throws {
+        let channel = try #require(catalog.channel(number: number))
+        let master = try get("/ch/\(number)/\(SplitAudio.masterFile)")
+        #expect(master.status == 200)
+        let audioLines = master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") }
+        #expect(audioLines.count == channel.audio.count)
+        let variants = master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.count == 2 && variants.allSatisfy { $0.contains("AUDIO=\"aac\"") })
+        #expect(uris(master.text) == ["split-video-240p/index.m3u8", "split-video-720p/index.m3u8"])
+
+        func firstTime(_ path: String, _ stream: String) throws -> (streams: [(type: String, language: String?)], time: Double?) {
+            let file = try Tool.temporaryFile(try get(path).body, suffix: ".ts")
+            defer { try? FileManager.default.removeItem(at: file) }
+            return (try streamLanguages(file), try frameTimes(file, stream: stream).first)
+        }
+        // The same media sequence in every form.
+        let muxedPath = try newestSegment(channel: number, rendition: "240p")
+        let file = String(muxedPath.split(separator: "/").last ?? "")
+        let muxed = try firstTime(muxedPath, "v:0")
+        let video = try firstTime("/ch/\(number)/\(SplitAudio.videoFolder("240p"))/\(file)", "v:0")
+        #expect(video.streams.map(\.type) == ["video"])
+        #expect(video.time == muxed.time, "the video-only segment keeps the muxed one's timestamps")
+        for (index, track) in channel.audio.enumerated() {
+            let line = try #require(audioLines.first { $0.contains("LANGUAGE=\"\(track.language)\"") })
+            #expect(line.contains("URI=\"\(SplitAudio.audioFolder(language: track.language))/index.m3u8\""))
+            #expect(line.contains(index == 0 ? "DEFAULT=YES" : "DEFAULT=NO"))
+            let audio = try firstTime("/ch/\(number)/\(SplitAudio.audioFolder(language: track.language))/\(file)", "a:0")
+            #expect(audio.streams.map(\.type) == ["audio"] && audio.streams.first?.language == track.streamLanguage)
+            // An audio segment starts within a frame or two of the picture's (its own cut points).
+            let gap = try #require(audio.time) - (try #require(muxed.time))
+            #expect(abs(gap) < 0.1, "audio \(track.language) starts \(gap) s from the picture")
+        }
+    }
+
     @Test func subtitlesAreLiveWebVTTAlignedWithTheVideo() throws {
         let channels = catalog.channels.filter { !$0.subtitleTracks.isEmpty }
         #expect(channels.count >= 2)
