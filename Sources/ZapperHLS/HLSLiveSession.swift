@@ -20,15 +20,19 @@ public final class HLSLiveSession: Sendable {
     private let report: @Sendable (HLSEvent) -> Void
     /// The highest variant index allowed now (a warm neighbour stays at the lowest); nil: any.
     private let variantCap: @Sendable () -> Int?
+    /// The media sequence to start at (an audio rendition joining a playing
+    /// picture); nil: HOLD-BACK behind the live edge.
+    private let startSequence: Int64?
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     /// The segments, in order; finishes when the session ends.
     public let segments: AsyncStream<HLSSegmentDelivery>
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
-                variantCap: @escaping @Sendable () -> Int? = { nil },
+                variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil,
                 events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.startSequence = startSequence
         self.variantCap = variantCap
         self.fetcher = fetcher
         keys = SegmentKeys(fetcher: fetcher)
@@ -89,6 +93,7 @@ public final class HLSLiveSession: Sendable {
         }
         var mediaURL = variants.isEmpty ? url : variants[current].uri
         var cursor = LiveSegmentCursor()
+        if let startSequence { cursor.resume(at: startSequence) }
         var estimator = BandwidthEstimator()
         var failures = 0
         var stallReported = false

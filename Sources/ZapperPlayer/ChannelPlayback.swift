@@ -25,6 +25,8 @@ public final class ChannelPlayback: @unchecked Sendable {
     public let failures = FailureMark()
     private var current: ByteQueue?
     private var stopped = false
+    /// The sound's own feed when the playing audio rendition has a playlist of its own.
+    private var audioFeed: AudioRenditionFeed?
     /// Decoded pictures waiting for their time.
     private var pictures: [Picture] = []
     /// Converted audio waiting for the output (from `samplesStart` on), and the
@@ -58,6 +60,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         self.parametersCache = parametersCache
         let buffered = SharedDouble(10)
         let failures = self.failures
+        let owner = WeakPlayback()
         let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
             guard !tag.isEnded else { return }
             guard let serial = tag.serial else {
@@ -76,6 +79,7 @@ public final class ChannelPlayback: @unchecked Sendable {
                 tracks.loaded(master)
             case .variantChosen(let index, _, _):
                 tracks.chose(variant: index)
+                owner.value?.followAudioRendition(startingAt: nil)
             case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
                 report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
             case .segmentFailed(let sequence, let reason):
@@ -87,6 +91,7 @@ public final class ChannelPlayback: @unchecked Sendable {
             }
         }
         bufferedSeconds = buffered
+        owner.value = self
     }
 
     private let bufferedSeconds: SharedDouble
@@ -136,9 +141,43 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
     }
 
-    /// Plays another of the stream's audio languages from the next packet on.
+    /// Plays another of the stream's audio languages from the next packet on
+    /// (muxed), or from the segment being played (a rendition of its own).
     public func chooseAudio(language: String) {
         tracks.requestAudio(language: language)
+        followAudioRendition(startingAt: tracks.decodingSequence)
+    }
+
+    /// Starts, replaces or ends the feed of a separate audio rendition as the
+    /// playing rendition (the variant's group, the language asked for) requires.
+    private func followAudioRendition(startingAt sequence: Int64?) {
+        let wanted = tracks.separateAudio
+        condition.lock()
+        guard !stopped, audioFeed?.url != wanted else {
+            condition.unlock()
+            return
+        }
+        let old = audioFeed
+        let tag = self.tag
+        let report = self.report
+        let number = channel.number
+        audioFeed = wanted.map { url in
+            AudioRenditionFeed(url: url, channel: number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
+                               tracks: tracks, parametersCache: parametersCache, isWarm: { tag.serial == nil },
+                               sink: { [weak self] feed, samples, time in self?.enqueue(audio: samples, at: time, from: feed) ?? false },
+                               failed: { error in report("audio-failed", [("channel", .int(number)), ("error", .string(error))]) })
+        }
+        if old != nil {
+            // The old language's sound goes; the new one's follows.
+            samples.removeAll()
+            samplesStart = 0
+            samplesTime = nil
+        }
+        let new = audioFeed
+        condition.broadcast()
+        condition.unlock()
+        old?.stop()
+        new?.start()
     }
 
     private func dropQueuedSound() {
@@ -158,6 +197,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         current?.cancel()
         for waiting in deliveries { waiting.delivery.bytes.cancel() }
         deliveries.removeAll()
+        audioFeed?.stop()
         pictures.removeAll()
         if !keepingSound {
             samples.removeAll()
@@ -291,15 +331,18 @@ public final class ChannelPlayback: @unchecked Sendable {
                         decoder.flush()
                     }
                 }
+                // A separate rendition brings the sound: the stream's own (if any) is not played.
+                var separateAudio = tracks.separateAudio != nil
                 while let packet = try demuxer.readPacket() {
                     if tracks.audioRequest.generation != audioRequest.generation {
-                        // Another language: the sound queued so far goes, the new track's follows.
                         audioRequest = tracks.audioRequest
+                        separateAudio = tracks.separateAudio != nil
                         demuxer.select(audioRequest.choice)
-                        dropQueuedSound()
+                        // Another muxed language: the sound queued so far goes, the new track's follows.
+                        if !separateAudio { dropQueuedSound() }
                     }
                     let parameters = demuxer.parameters[packet.streamIndex]
-                    guard parameters.kind == .video || parameters.kind == .audio else { continue }
+                    guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
                     let base = demuxer.timeBase(stream: packet.streamIndex)
                     // Without probing, libavformat cannot time the second and later audio
                     // frames of a PES: those packets come without a pts and are timed by
@@ -402,13 +445,15 @@ public final class ChannelPlayback: @unchecked Sendable {
         return true
     }
 
-    private func enqueue(audio converted: [Int16], at time: Double) -> Bool {
+    /// Queues decoded sound; false once the playback stopped, or `feed` is no longer its sound's feed.
+    private func enqueue(audio converted: [Int16], at time: Double, from feed: AudioRenditionFeed? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while Double(waitingSamples / 2) / Double(sampleRate) >= Self.maxAudioSeconds && !stopped {
+        func wanted() -> Bool { !stopped && (feed == nil || feed === audioFeed) }
+        while Double(waitingSamples / 2) / Double(sampleRate) >= Self.maxAudioSeconds && wanted() {
             condition.wait()
         }
-        guard !stopped else { return false }
+        guard wanted() else { return false }
         var block = converted[...]
         if let start = samplesTime, waitingSamples > 0 {
             // The queue is one run of sound: a block that overlaps its end (AAC
@@ -490,10 +535,12 @@ public final class FailureMark: @unchecked Sendable {
 /// Codec parameters per channel number and variant, so a re-tune skips
 /// probing. Per variant: a master may mix codecs (HEVC and H.264 variants),
 /// and one variant's parameters would open the wrong decoder for another.
+/// A separate audio rendition is keyed by its playlist URL too.
 public final class ParametersCache: @unchecked Sendable {
     private struct Key: Hashable {
         let channel: Int
         let variant: Int
+        let rendition: String
     }
 
     private let lock = NSLock()
@@ -501,13 +548,18 @@ public final class ParametersCache: @unchecked Sendable {
 
     public init() {}
 
-    func get(_ channel: Int, variant: Int) -> [CodecParameters]? {
-        lock.withLock { byKey[Key(channel: channel, variant: variant)] }
+    func get(_ channel: Int, variant: Int, rendition: String = "") -> [CodecParameters]? {
+        lock.withLock { byKey[Key(channel: channel, variant: variant, rendition: rendition)] }
     }
 
-    func set(_ parameters: [CodecParameters], for channel: Int, variant: Int) {
-        lock.withLock { byKey[Key(channel: channel, variant: variant)] = parameters }
+    func set(_ parameters: [CodecParameters], for channel: Int, variant: Int, rendition: String = "") {
+        lock.withLock { byKey[Key(channel: channel, variant: variant, rendition: rendition)] = parameters }
     }
+}
+
+/// The playback a session's events reach, set once it exists.
+final class WeakPlayback: @unchecked Sendable {
+    weak var value: ChannelPlayback?
 }
 
 /// A number shared between threads.

@@ -14,6 +14,7 @@ final class ChannelTracks: @unchecked Sendable {
     private var audioGeneration = 0
     private var offsets: [Int64: Double] = [:]
     private var firstSequence: Int64?
+    private var pictureSequence: Int64?
 
     init(audioLanguage: String?) {
         audioLanguages = audioLanguage.map { [$0] } ?? []
@@ -30,9 +31,9 @@ final class ChannelTracks: @unchecked Sendable {
         }
     }
 
-    /// The languages carried in the stream itself (one demuxer plays them; a rendition
-    /// with its own playlist cannot be played here and is not offered).
-    var audioRenditions: [HLSRendition] { renditions(.audio).filter { $0.uri == nil } }
+    /// The variant's audio languages: carried in its own stream (the demuxer picks
+    /// one), or with playlists of their own (an `AudioRenditionFeed` plays one).
+    var audioRenditions: [HLSRendition] { renditions(.audio) }
     var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
 
     /// The audio asked for, and a number that changes with each new request.
@@ -41,6 +42,18 @@ final class ChannelTracks: @unchecked Sendable {
     }
 
     var requestedLanguage: String? { lock.withLock { audioLanguages.first } }
+
+    /// The audio rendition playing (`HLSMasterPlaylist.audioRendition`); nil
+    /// before the master loads or when the variant names no audio group.
+    var playingAudio: HLSRendition? {
+        lock.withLock {
+            guard let master, master.variants.indices.contains(variant) else { return nil }
+            return master.audioRendition(for: master.variants[variant], languages: audioLanguages)
+        }
+    }
+
+    /// The playlist of the playing audio when it is not in the picture's stream.
+    var separateAudio: URL? { playingAudio?.uri }
 
     func requestAudio(language: String) {
         lock.withLock {
@@ -54,10 +67,30 @@ final class ChannelTracks: @unchecked Sendable {
         lock.withLock {
             offsets[sequence] = offset
             if firstSequence == nil { firstSequence = segment }
+            pictureSequence = segment
         }
     }
 
     func offset(discontinuity sequence: Int64) -> Double? { lock.withLock { offsets[sequence] } }
+
+    enum TimelinePlace: Equatable {
+        case offset(Double)
+        /// The picture has moved on to a later discontinuity.
+        case passed
+        /// The picture has not reached it yet.
+        case notYet
+    }
+
+    /// Where a separate rendition's discontinuity `sequence` goes on the timeline.
+    func place(discontinuity sequence: Int64) -> TimelinePlace {
+        lock.withLock {
+            if let offset = offsets[sequence] { return .offset(offset) }
+            return offsets.keys.contains { $0 > sequence } ? .passed : .notYet
+        }
+    }
+
+    /// The media sequence of the segment whose pictures are being decoded.
+    var decodingSequence: Int64? { lock.withLock { pictureSequence } }
 
     /// The first media sequence decoded (subtitles start there).
     var startSequence: Int64? { lock.withLock { firstSequence } }

@@ -6,18 +6,10 @@ extension Player {
     func audioChoices() -> [PanelChoice] {
         guard let playback else { return [] }
         let renditions = playback.tracks.audioRenditions
-        let current = audioIndex(renditions, requested: playback.tracks.requestedLanguage)
-        return renditions.enumerated().map { index, rendition in
-            PanelChoice(label: rendition.name, detail: rendition.language, isCurrent: index == current)
+        let playing = playback.tracks.playingAudio
+        return renditions.map { rendition in
+            PanelChoice(label: rendition.name, detail: rendition.language, isCurrent: rendition == playing)
         }
-    }
-
-    /// The rendition playing: the one asked for, else the first (the demuxer's default).
-    private func audioIndex(_ renditions: [HLSRendition], requested: String?) -> Int {
-        guard let requested else { return 0 }
-        return renditions.firstIndex { rendition in
-            rendition.language.map { LanguageCode.matches($0, requested) } ?? (rendition.name == requested)
-        } ?? 0
     }
 
     func chooseAudio(_ index: Int) {
@@ -51,9 +43,7 @@ extension Player {
     /// The index of the subtitles remembered for `channel`, nil for none.
     private func wantedSubtitles(in renditions: [HLSRendition], for channel: LineupChannel) -> Int? {
         guard let wanted = keeper.state.subtitles[channel.stateKey], wanted != ZapperState.subtitlesOff else { return nil }
-        return renditions.firstIndex { rendition in
-            rendition.language.map { LanguageCode.matches($0, wanted) } ?? (rendition.name == wanted)
-        }
+        return renditions.firstIndex { $0.matches(language: wanted) }
     }
 
     /// Follows the chosen subtitles of the playing channel and picks the lines due now.

@@ -1,4 +1,5 @@
 import Foundation
+import OriginKit
 import Testing
 import TestSupport
 
@@ -6,10 +7,19 @@ import TestSupport
 /// frame of every second, a 10 ms 3 kHz beep at the same instant) the flash is
 /// on screen when its beep is heard, within ±40 ms, for 30 s.
 extension ZapperPlaybackTests {
-    @Test func flashAndBeepStayWithin40msFor30s() async throws {
+    /// "muxed": the demo lineup's channel, sound in the picture's stream; "split": its
+    /// SplitAudio master, the sound a rendition with a playlist (and a decode thread) of its own.
+    @Test(arguments: ["muxed", "split"])
+    func flashAndBeepStayWithin40msFor30s(form: String) async throws {
         let sync = try #require(try Repo.catalog().channels.first { $0.syncFlash != nil })
         let beepHz = Double(try #require(sync.syncFlash).beepHz)
-        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
+        var lineup = try demoLineup()
+        if form == "split" {
+            #expect(SplitAudio.channels.contains(sync.number))
+            let port = try OriginProcess.shared.get().port
+            lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(sync.number)\",Sync\nhttp://127.0.0.1:\(port)/ch/\(sync.number)/\(SplitAudio.masterFile)\n"
+        }
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
                                 script: "wait-event first-frame 20000\nwait 31000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
         let firstFrame = try #require(run.named("first-frame").first?["t_ms"] as? Int)

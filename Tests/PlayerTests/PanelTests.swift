@@ -89,6 +89,82 @@ struct PanelTests {
     }
 }
 
+extension PanelTests {
+    /// Channel 1 as a master whose audio languages have playlists of their own
+    /// (SplitAudio): the picture and English play from the start, and Audio →
+    /// Deutsch in the panel switches the sound to the other rendition's playlist.
+    @Test func separateAudioRenditionsPlayAndSwitch() async throws {
+        let channel = try #require(try Repo.catalog().channel(number: 1))
+        let origin = try OriginProcess.shared.get()
+        let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"1\",Split\nhttp://127.0.0.1:\(origin.port)/ch/1/\(SplitAudio.masterFile)\n"
+        let run = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 3000
+            snapshot $DIR/split.png
+            press KEY_UP
+            wait 600
+            press KEY_RIGHT
+            press KEY_RIGHT
+            press KEY_UP
+            press KEY_DOWN
+            press KEY_ENTER
+            press KEY_BACK
+            wait 4000
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("audio-failed").isEmpty, "\(run.named("audio-failed"))")
+        #expect(run.named("audio").first?["language"] as? String == "de")
+        let shot = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(try playback.showsChannel(shot, 1))
+
+        // English from the first frame on, Deutsch in the last seconds.
+        let samples = pcm(run)
+        let chosen = try time(run, "audio") - time(run, "first-frame")
+        try #require(chosen > 2_000 && samples.count > (chosen + 3_000) * 96, "\(samples.count / 96) ms of sound")
+        #expect(try dominantTone(samples[48_000..<(chosen - 100) * 96]) == channel.audio[0].toneHz)
+        #expect(try dominantTone(samples[(samples.count - 2 * 96_000)...]) == channel.audio[1].toneHz)
+    }
+}
+
+extension PanelTests {
+    /// Two channels whose sound is a rendition of its own: flipping to the warm one
+    /// plays its picture and its sound (the warm feed's newest segments), and the
+    /// language remembered for it is the rendition it starts with.
+    @Test func aFlipToAWarmChannelWithSeparateAudioPlaysItsSound() async throws {
+        let catalog = try Repo.catalog()
+        let (first, second) = (try #require(catalog.channel(number: SplitAudio.channels[1])),
+                               try #require(catalog.channel(number: SplitAudio.channels[0])))
+        let origin = try OriginProcess.shared.get()
+        let lineup = "#EXTM3U\n" + [first, second].map {
+            "#EXTINF:-1 tvg-chno=\"\($0.number)\" tvg-id=\"\($0.id)\",\($0.name)\nhttp://127.0.0.1:\(origin.port)/ch/\($0.number)/\(SplitAudio.masterFile)\n"
+        }.joined()
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-split-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        // The second channel's German was chosen on an earlier day.
+        let key = LineupChannel(number: second.number, name: second.name, url: URL(string: "http://x/")!, guideID: second.id).stateKey
+        try JSONEncoder().encode(ZapperState(audio: [key: second.audio[1].language])).write(to: state.appendingPathComponent("state.json"))
+        let run = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(first.number)", "--size", "640x360",
+                                                                      "--state-dir", state.path], script: """
+            wait-event first-frame 20000
+            wait 6000
+            press KEY_CHANNELUP
+            wait-event interstitial-dismissed 15000
+            wait 3000
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        let tune = try #require(run.named("tune").last)
+        #expect(tune["channel"] as? Int == second.number && tune["warm"] as? Bool == true, "\(tune)")
+        #expect(run.named("audio-started").map { $0["channel"] as? Int } == [first.number, second.number])
+        // Its remembered language, in the last two seconds.
+        let samples = pcm(run)
+        try #require(samples.count > 3 * 96_000)
+        #expect(try dominantTone(samples[(samples.count - 2 * 96_000)...]) == second.audio[1].toneHz)
+    }
+}
+
 /// Parental control and the state that outlives the process, end to end.
 @Suite(.serialized, .timeLimit(.minutes(30)))
 struct LockAndStateTests {
