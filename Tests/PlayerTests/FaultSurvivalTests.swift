@@ -1,4 +1,5 @@
 import Foundation
+import OriginKit
 import Testing
 import TestSupport
 
@@ -42,5 +43,39 @@ extension ZapperPlaybackTests {
         let seen = try medianColour(path)
         let distance = abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue))
         #expect(distance < 45, "\(fault): after recovery the snapshot median is \(seen)")
+    }
+}
+
+extension PanelTests {
+    /// An outage on a channel whose sound is a rendition of its own: both playlists
+    /// fail (`load-failed`, `audio-failed`), and once it is cleared the picture and
+    /// the sound come back on their own.
+    @Test func separateAudioComesBackAfterAnOutage() async throws {
+        let origin = try OriginProcess()
+        defer { origin.stop() }
+        let channel = try #require(try Repo.catalog().channel(number: SplitAudio.channels[0]))
+        let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(channel.number)\",Split\nhttp://127.0.0.1:\(origin.port)/ch/\(channel.number)/\(SplitAudio.masterFile)\n"
+        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel.number)", "--size", "640x360"], script: """
+            wait-event first-frame 20000
+            wait-event load-failed 40000
+            wait-event load-recovered 60000
+            wait 4000
+            quit
+            """)
+        #expect(await zapper.waitFor("first-frame", seconds: 20))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel.number)", body: "outage").status == 200)
+        #expect(await zapper.waitFor("load-failed", seconds: 40))
+        try await Task.sleep(for: .seconds(3))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel.number)").status == 200)
+        let run = await zapper.finish()
+        #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
+        #expect(run.named("tune").count == 1, "no restart")
+        #expect(!run.named("audio-failed").isEmpty, "the audio rendition's failures are told")
+        // The sound is back: the channel's tone in the last two seconds.
+        let samples = pcm(run)
+        try #require(samples.count > 3 * 96_000)
+        let tail = samples[(samples.count - 2 * 96_000)...]
+        #expect(tail.contains { abs($0) > 1000 }, "silence after the outage")
+        #expect(try dominantTone(tail) == channel.audio[0].toneHz)
     }
 }
