@@ -88,11 +88,13 @@ public struct PlaylistWriter: Sendable {
     /// A live media playlist as it stands at `time`; with `encryptedChannel`,
     /// its segments are AES-128 encrypted (`SegmentEncryption`'s keys and IVs).
     /// With `initSection`, its segments are fragmented MP4 after that EXT-X-MAP.
+    /// With `rangesOf`, every segment is an EXT-X-BYTERANGE of that one file,
+    /// the loop's segments back to back (their sizes `durations`' companions).
     public func media(durations: [Double], segmentExtension: String, at time: Double, encryptedChannel: Int? = nil,
-                      initSection: String? = nil) -> String {
+                      initSection: String? = nil, rangesOf file: (name: String, sizes: [Int])? = nil) -> String {
         let window = timeline.window(at: time)
         let target = Int((durations.max() ?? Double(timeline.segmentSeconds)).rounded())
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(initSection == nil ? 3 : 7)",
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(initSection != nil ? 7 : file != nil ? 4 : 3)",
                      "#EXT-X-TARGETDURATION:\(target)",
                      "#EXT-X-MEDIA-SEQUENCE:\(window.lowerBound)",
                      "#EXT-X-DISCONTINUITY-SEQUENCE:\(timeline.discontinuitySequence(first: window.lowerBound))",
@@ -107,7 +109,13 @@ public struct PlaylistWriter: Sendable {
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(dateStyle.format(timeline.programDate(of: sequence)))")
             let duration = durations[timeline.loopIndex(of: sequence) % max(durations.count, 1)]
             lines.append("#EXTINF:\(String(format: "%.6f", duration)),")
-            lines.append("\(sequence).\(segmentExtension)")
+            if let file, file.sizes.indices.contains(timeline.loopIndex(of: sequence)) {
+                let index = timeline.loopIndex(of: sequence)
+                lines.append("#EXT-X-BYTERANGE:\(file.sizes[index])@\(file.sizes.prefix(index).reduce(0, +))")
+                lines.append(file.name)
+            } else {
+                lines.append("\(sequence).\(segmentExtension)")
+            }
         }
         return lines.joined(separator: "\n") + "\n"
     }

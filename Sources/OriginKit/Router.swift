@@ -133,6 +133,11 @@ public final class OriginRouter: Sendable {
             resource = .master
             reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
                                 body: Data(playlists.master(channel: channel, library: library).utf8))
+        } else if rest.first == Self.rangesFolder, rest.count == 2, !encrypted {
+            // `/ch/N/ranges/…`: the 240p loop as one file, each segment a byte range of it.
+            guard let (rangesReply, rangesResource) = ranges(channel, file: rest[1]) else { return .text(404, "not found") }
+            reply = rangesReply
+            resource = rangesResource
         } else if rest == [SplitAudio.masterFile], SplitAudio.channels.contains(channel.number) {
             resource = .master
             reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
@@ -190,6 +195,26 @@ public final class OriginRouter: Sendable {
             return renditions[EncodeRecipe.videoDirectory(VideoVariant.all[0])].map { (durations: $0, extension: "vtt") }
         }
         return renditions[name].map { (durations: $0, extension: "ts") }
+    }
+
+    static let rangesFolder = "ranges"
+
+    /// The byte-range form: `index.m3u8` lists each segment as an EXT-X-BYTERANGE of
+    /// `240p.ts`, the 240p loop's segments back to back. Like many simple servers,
+    /// the origin ignores Range and sends the whole file: the client cuts its range out.
+    private func ranges(_ channel: DemoChannel, file: String) -> (OriginReply, Resource)? {
+        let rendition = EncodeRecipe.videoDirectory(VideoVariant.all[0])
+        guard let durations = library.entry(channel: channel.number)?.renditions[rendition] else { return nil }
+        let name = "\(rendition).ts"
+        if file == "index.m3u8" {
+            let sizes = library.segmentSizes(channel: channel.number, rendition: rendition)
+            let text = playlists.media(durations: durations, segmentExtension: "ts", at: faults.playlistTime(channel: channel.number, now: clock()),
+                                       rangesOf: (name, sizes))
+            return (OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(text.utf8)), .playlist)
+        }
+        guard file == name else { return nil }
+        let whole = durations.indices.compactMap { library.segment(channel: channel.number, rendition: rendition, loopIndex: $0) }
+        return (OriginReply(status: 200, contentType: "video/mp2t", body: whole.reduce(Data(), +)), .segment)
     }
 
     private func mediaPlaylist(_ channel: DemoChannel, rendition: String, encrypted: Bool) -> OriginReply {
@@ -282,6 +307,7 @@ public final class OriginRouter: Sendable {
         }
         lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
                   "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
+        lines.append("byte ranges of one file: \(baseURL)/ch/N/\(Self.rangesFolder)/index.m3u8")
         lines += SplitAudio.channels.map { "separate audio renditions: \(baseURL)/ch/\($0)/\(SplitAudio.masterFile)" }
         lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",

@@ -198,13 +198,25 @@ public final class HLSLiveSession: Sendable {
                                                   duration: segment.duration, programDate: segment.programDate,
                                                   variant: variant, container: segment.container, bytes: queue))
             delivered = true
+            // A server that ignored Range sends the whole resource: only the range is the segment.
+            var cut = response.status == .ok ? segment.byteRange.map(ByteRangeCut.init) : nil
             for try await chunk in response.body {
                 bytes += chunk.readableBytes
-                if let plain = try decryptor?.update(chunk.readableBytesView) {
+                var view = chunk.readableBytesView[...]
+                if cut != nil {
+                    let kept = cut!.keep(count: view.count)
+                    view = view.dropFirst(kept.lowerBound).prefix(kept.count)
+                }
+                if let plain = try decryptor?.update(view) {
                     queue.append(plain)
                 } else {
-                    queue.append(Data(chunk.readableBytesView))
+                    queue.append(Data(view))
                 }
+                if cut?.isComplete == true { break }
+            }
+            if let cut, !cut.isComplete, let range = segment.byteRange {
+                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                                          reason: "\(bytes) bytes, shorter than the range \(range.length)@\(range.offset)")
             }
             if let last = try decryptor?.finish() { queue.append(last) }
             queue.finish()

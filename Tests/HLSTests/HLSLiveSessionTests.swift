@@ -161,3 +161,29 @@ struct HLSLiveSessionTests {
         #expect(line.contains("only http and https"))
     }
 }
+
+extension HLSLiveSessionTests {
+    /// The origin's byte-range form: every segment an EXT-X-BYTERANGE of one file,
+    /// served whole (the origin ignores Range). Each delivery holds exactly its
+    /// segment's bytes, the same as the 240p rendition's own segment file.
+    @Test func byteRangeSegmentsAreCutFromAServerThatIgnoresRange() async throws {
+        let origin = try OriginProcess.shared.get()
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/2/ranges/index.m3u8")!
+        let (session, recorder, consumer) = play(url)
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("three whole segments") {
+            recorder.deliveries.withLock { $0.filter(\.bytes.isFinished).count } >= 3
+        }
+        for delivery in recorder.deliveries.withLock({ $0.filter(\.bytes.isFinished).prefix(3) }) {
+            let own = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/2/240p/\(delivery.sequence).ts").body
+            let copy = delivery.bytes.snapshot()
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 64 << 10)
+            while case .bytes(let count) = buffer.withUnsafeMutableBufferPointer({ copy.read(into: $0.baseAddress!, capacity: $0.count) }) {
+                received += buffer.prefix(count)
+            }
+            #expect(received.count == own.count && received == own, "segment \(delivery.sequence): \(received.count) bytes, its file \(own.count)")
+        }
+        #expect(recorder.count { if case .segmentFailed = $0 { true } else { false } } == 0)
+    }
+}

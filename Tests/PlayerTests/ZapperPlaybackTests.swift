@@ -70,6 +70,12 @@ struct ZapperPlaybackTests {
         try await expectPlays(number, lineup: "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(number)\",\(form)\n\(url)\n")
     }
 
+    /// Every segment a byte range of one file the origin sends whole (it ignores Range).
+    @Test func playsByteRangeSegments() async throws {
+        let origin = try OriginProcess.shared.get()
+        try await expectPlays(2, lineup: "#EXTM3U\n#EXTINF:-1 tvg-chno=\"2\",Ranges\nhttp://127.0.0.1:\(origin.port)/ch/2/ranges/index.m3u8\n")
+    }
+
     /// The newest segment's file name in a live media playlist.
     func latestSegment(_ url: String) throws -> String {
         let origin = try OriginProcess.shared.get()
