@@ -16,6 +16,7 @@ final class AudioPump: @unchecked Sendable {
     private var origin: (time: Double, wall: Double)?
     private var writtenUntil: Double?       // timeline time at the end of what was written
     private var framesWritten = 0           // since `origin`
+    private var soundFrames = 0             // of the channel's own sound since `origin` (not silence before it)
     private var started = false
     /// The old channel's last sound, faded out after a tune change.
     private var fading: (playback: ChannelPlayback, from: Double, framesLeft: Int)?
@@ -46,6 +47,7 @@ final class AudioPump: @unchecked Sendable {
         origin = (time, Self.wall())
         writtenUntil = nil
         framesWritten = 0
+        soundFrames = 0
         started = false
         lock.signal()
         lock.unlock()
@@ -119,6 +121,7 @@ final class AudioPump: @unchecked Sendable {
         let fading = self.fading
         let gain = muted || withheld ? Float(0) : Float(volume * volume) / 10_000
         let faded = framesWritten
+        let heard = soundFrames
         lock.unlock()
         // Nothing on screen yet (or no device): nothing to play.
         guard let output, let origin else {
@@ -135,7 +138,9 @@ final class AudioPump: @unchecked Sendable {
         if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
             chunk = taken.samples
             chunkTime = taken.time
-            Self.scale(&chunk, gain: gain) { Float(min(1, Double(faded + $0) / ramp)) }  // fade in
+            // Fade in from where the sound starts (silence may lead it in when it starts after the picture).
+            Self.scale(&chunk, gain: gain) { Float(min(1, Double(max(0, heard + $0 - taken.lead)) / ramp)) }
+            lock.withLock { if self.playback === playback { soundFrames += taken.samples.count / 2 - taken.lead } }
         } else if let fading {
             chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain, ramp: ramp) ?? silence
         }

@@ -231,8 +231,9 @@ public final class ChannelPlayback: @unchecked Sendable {
 
     /// Takes `frames` stereo frames of audio starting at `time`: older samples are
     /// dropped, and where the waiting samples start later, silence leads in, so
-    /// the sound never runs ahead of the timeline. Nil when nothing is waiting.
-    public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16])? {
+    /// the sound never runs ahead of the timeline (`lead`: how many frames of it).
+    /// Nil when nothing is waiting.
+    public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16], lead: Int)? {
         condition.lock()
         defer { condition.unlock() }
         guard var start = samplesTime, waitingSamples > 0 else { return nil }
@@ -253,7 +254,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         samplesStart += count
         samplesTime = start + Double(count / 2) / Double(sampleRate)
         condition.broadcast()
-        return (lead > 0 ? time : start, chunk)
+        return (lead > 0 ? time : start, chunk, lead)
     }
 
     // MARK: the decode thread
