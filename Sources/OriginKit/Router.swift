@@ -117,18 +117,21 @@ public final class OriginRouter: Sendable {
         // `/ch/N/aes/…`: the same channel, AES-128 encrypted (SegmentEncryption).
         let encrypted = path.first == SegmentEncryption.pathPrefix
         let rest = encrypted ? Array(path.dropFirst()) : path
-        if path.first == FragmentedMP4.pathPrefix {
-            // `/ch/N/fmp4/…`: FragmentedMP4's channel as fMP4.
-            guard let (fragmentedReply, fragmentedResource) = fragmented(channel, Array(path.dropFirst())) else {
+        if encrypted, rest.count >= 2, rest[rest.count - 2] == "key" {
+            // `key/P.key` next to the encrypted form's rendition folders (MPEG-TS or fMP4).
+            resource = .segment  // segment faults (404, truncation, reset) hit keys too
+            let file = rest[rest.count - 1]
+            guard rest.count == 2 || rest == [FragmentedMP4.pathPrefix, "key", file],
+                  file.hasSuffix(".key"), let period = Int64(file.dropLast(4)) else { return .text(404, "no such key") }
+            reply = OriginReply(status: 200, contentType: "application/octet-stream",
+                                body: Data(SegmentEncryption.key(channel: channel.number, period: period)))
+        } else if rest.first == FragmentedMP4.pathPrefix {
+            // `/ch/N/fmp4/…` (`/ch/N/aes/fmp4/…` encrypted): FragmentedMP4's channel as fMP4.
+            guard let (fragmentedReply, fragmentedResource) = fragmented(channel, Array(rest.dropFirst()), encrypted: encrypted) else {
                 return .text(404, "not found")
             }
             reply = fragmentedReply
             resource = fragmentedResource
-        } else if encrypted, rest.count == 2, rest[0] == "key" {
-            resource = .segment  // segment faults (404, truncation, reset) hit keys too
-            guard rest[1].hasSuffix(".key"), let period = Int64(rest[1].dropLast(4)) else { return .text(404, "no such key") }
-            reply = OriginReply(status: 200, contentType: "application/octet-stream",
-                                body: Data(SegmentEncryption.key(channel: channel.number, period: period)))
         } else if rest == ["master.m3u8"] {
             resource = .master
             reply = OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl",
@@ -306,7 +309,7 @@ public final class OriginRouter: Sendable {
             lines.append("\(number)  \(name) \(baseURL)/ch/\(channel.number)/master.m3u8")
         }
         lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
-                  "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8"]
+                  "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8 (encrypted: …/\(SegmentEncryption.pathPrefix)/\(FragmentedMP4.pathPrefix)/master.m3u8)"]
         lines.append("byte ranges of one file: \(baseURL)/ch/N/\(Self.rangesFolder)/index.m3u8")
         lines += SplitAudio.channels.map { "separate audio renditions: \(baseURL)/ch/\($0)/\(SplitAudio.masterFile)" }
         lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }

@@ -172,7 +172,12 @@ public enum HLSParser {
                     let parsed = try byteRange(Substring(text))
                     range = HLSByteRange(length: parsed.length, offset: parsed.offset ?? 0)
                 }
-                initSection = HLSInitSection(uri: uri, byteRange: range)
+                // A key in effect here encrypts the section too, and then must give its IV.
+                let sectionKey = key?.method == HLSKey.Method.none ? nil : key
+                if let sectionKey, sectionKey.isPlayable, sectionKey.iv == nil {
+                    throw fail("EXT-X-MAP follows an AES-128 EXT-X-KEY without IV (RFC 8216 §4.3.2.5 requires one)")
+                }
+                initSection = HLSInitSection(uri: uri, byteRange: range, key: sectionKey)
             default:
                 break  // unknown tags are ignored (RFC 8216 §4.1)
             }

@@ -149,10 +149,14 @@ public struct HLSByteRange: Sendable, Equatable {
 public struct HLSInitSection: Sendable, Equatable {
     public var uri: URL
     public var byteRange: HLSByteRange?
+    /// The EXT-X-KEY in effect where the EXT-X-MAP stands, when it encrypts
+    /// (RFC 8216 §4.3.2.5: the section is encrypted with it, its IV given).
+    public var key: HLSKey?
 
-    public init(uri: URL, byteRange: HLSByteRange?) {
+    public init(uri: URL, byteRange: HLSByteRange?, key: HLSKey? = nil) {
         self.uri = uri
         self.byteRange = byteRange
+        self.key = key
     }
 }
 

@@ -36,7 +36,7 @@ public final class HLSLiveSession: Sendable {
         self.variantCap = variantCap
         self.fetcher = fetcher
         keys = SegmentKeys(fetcher: fetcher)
-        initSections = InitSections(fetcher: fetcher)
+        initSections = InitSections(fetcher: fetcher, keys: keys)
         self.bufferedSeconds = bufferedSeconds
         report = events
         (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
@@ -184,10 +184,6 @@ public final class HLSLiveSession: Sendable {
         var decryptor: SegmentDecryptor?
         do {
             if let section = segment.initSection {
-                // An encrypted init section needs the key that applied to its EXT-X-MAP; the parser does not keep that.
-                guard segment.key == nil || segment.container == .mpegTS else {
-                    throw InitSections.Failure(url: section.uri.absoluteString, reason: "encrypted fMP4 is not supported")
-                }
                 queue.append(Data(try await initSections.bytes(section)))
             }
             if let key = segment.key, let keyURL = key.uri {

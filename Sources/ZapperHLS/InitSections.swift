@@ -2,8 +2,9 @@ import Foundation
 import ZapperCore
 
 /// The initialization sections (EXT-X-MAP) of one session: each fetched
-/// once per URI and byte range, and handed on before every segment that
-/// needs it, so each segment's demuxer opens on `moov` then `moof`.
+/// once per URI, byte range and key (decrypted when a key applies to it),
+/// and handed on before every segment that needs it, so each segment's
+/// demuxer opens on `moov` then `moof`.
 final class InitSections: Sendable {
     struct Failure: Error, Sendable, CustomStringConvertible {
         var url: String
@@ -12,10 +13,13 @@ final class InitSections: Sendable {
     }
 
     private let fetcher: HTTPFetcher
+    private let keys: SegmentKeys
     private let cache: RecentlyUsed<HLSInitSection, [UInt8]>
 
-    init(fetcher: HTTPFetcher, capacity: Int = 4) {
+    /// `keys`: the session's, so a key shared with its segments is fetched once.
+    init(fetcher: HTTPFetcher, keys: SegmentKeys? = nil, capacity: Int = 4) {
         self.fetcher = fetcher
+        self.keys = keys ?? SegmentKeys(fetcher: fetcher)
         cache = RecentlyUsed(capacity: capacity)
     }
 
@@ -28,7 +32,21 @@ final class InitSections: Sendable {
             throw Failure(url: section.uri.absoluteString, reason: HTTPFetcher.reason(error))
         }
         guard !bytes.isEmpty else { throw Failure(url: section.uri.absoluteString, reason: "empty") }
-        cache.insert(bytes, for: section)
-        return bytes
+        let plain = try await decrypted(bytes, section)
+        cache.insert(plain, for: section)
+        return plain
+    }
+
+    private func decrypted(_ bytes: [UInt8], _ section: HLSInitSection) async throws(Failure) -> [UInt8] {
+        guard let key = section.key else { return bytes }
+        guard key.isPlayable, let keyURL = key.uri, let iv = key.iv else {
+            throw Failure(url: section.uri.absoluteString, reason: "encrypted with METHOD=\(key.method.name), which this client cannot decrypt")
+        }
+        do {
+            var decryptor = try SegmentDecryptor(key: try await keys.key(keyURL), iv: iv)
+            return [UInt8](try decryptor.update(bytes) + (try decryptor.finish()))
+        } catch {
+            throw Failure(url: section.uri.absoluteString, reason: "\(error)")
+        }
     }
 }

@@ -28,9 +28,19 @@ extension HLSLiveSessionTests {
         URL(string: "http://127.0.0.1:\(origin.port)/ch/\(Self.encryptedChannel)/aes/master.m3u8")!
     }
 
+    /// The origin's fMP4 channel, encrypted the same way (its EXT-X-MAP section in the clear).
+    static let encryptedFragmentedChannel = 2
+
+    /// The encrypted master of each form: "ts" (MPEG-TS) or "fmp4".
+    func encryptedURL(_ origin: OriginProcess, form: String) -> (url: URL, channel: Int) {
+        form == "fmp4"
+            ? (URL(string: "http://127.0.0.1:\(origin.port)/ch/\(Self.encryptedFragmentedChannel)/aes/fmp4/master.m3u8")!, Self.encryptedFragmentedChannel)
+            : (encryptedURL(origin), Self.encryptedChannel)
+    }
+
     /// The colour left of the channel number, mid-height, in the middle picture of a segment.
-    static func segmentColour(_ queue: ByteQueue) throws -> (UInt8, UInt8, UInt8) {
-        let demuxer = try Demuxer(queue: queue)
+    static func segmentColour(_ queue: ByteQueue, container: SegmentContainer = .mpegTS) throws -> (UInt8, UInt8, UInt8) {
+        let demuxer = try Demuxer(queue: queue, container: container)
         let video = try #require(demuxer.firstStream(.video))
         let decoder = try Decoder(demuxer.parameters[video])
         var pictures: [Frame] = []
@@ -47,10 +57,12 @@ extension HLSLiveSessionTests {
         return image.rgb(x: 13, y: 192)
     }
 
-    @Test func encryptedSegmentsAreDecryptedAsTheyStreamAndShowTheChannel() async throws {
+    @Test(arguments: ["ts", "fmp4"])
+    func encryptedSegmentsAreDecryptedAsTheyStreamAndShowTheChannel(form: String) async throws {
         let origin = try OriginProcess.shared.get()
-        let colour = try Self.colour(channel: Self.encryptedChannel)
-        let (session, recorder, consumer) = play(encryptedURL(origin), buffered: 0)
+        let (url, channel) = encryptedURL(origin, form: form)
+        let colour = try Self.colour(channel: channel)
+        let (session, recorder, consumer) = play(url, buffered: 0)
         defer { session.cancel(); consumer.cancel() }
         func fetched() -> [Int64] {
             recorder.events.withLock { $0.compactMap { if case .segmentFetched(let sequence, _, _, _) = $0 { sequence } else { nil } } }
@@ -65,7 +77,8 @@ extension HLSLiveSessionTests {
         let deliveries = recorder.deliveries.withLock { $0 }
         for sequence in sequences {
             let delivery = try #require(deliveries.first { $0.sequence == sequence })
-            let rgb = try Self.segmentColour(delivery.bytes)
+            #expect(delivery.container == (form == "fmp4" ? .fragmentedMP4 : .mpegTS))
+            let rgb = try Self.segmentColour(delivery.bytes, container: delivery.container)
             let distance = abs(Int(rgb.0) - colour.red) + abs(Int(rgb.1) - colour.green) + abs(Int(rgb.2) - colour.blue)
             #expect(distance < 45, "segment \(sequence): \(rgb), channel colour \(colour)")
         }

@@ -76,6 +76,12 @@ struct ZapperPlaybackTests {
         try await expectPlays(2, lineup: "#EXTM3U\n#EXTINF:-1 tvg-chno=\"2\",Ranges\nhttp://127.0.0.1:\(origin.port)/ch/2/ranges/index.m3u8\n")
     }
 
+    /// fMP4 fragments encrypted with AES-128 (rotating keys), their EXT-X-MAP section in the clear.
+    @Test func playsEncryptedFragmentedMP4() async throws {
+        let origin = try OriginProcess.shared.get()
+        try await expectPlays(2, lineup: "#EXTM3U\n#EXTINF:-1 tvg-chno=\"2\",AES fMP4\nhttp://127.0.0.1:\(origin.port)/ch/2/aes/fmp4/master.m3u8\n")
+    }
+
     /// The newest segment's file name in a live media playlist.
     func latestSegment(_ url: String) throws -> String {
         let origin = try OriginProcess.shared.get()

@@ -213,6 +213,35 @@ import Testing
         #expect(playlist.segments[2].initSection?.byteRange == HLSByteRange(length: 1354, offset: 100))
     }
 
+    /// An EXT-X-MAP after an AES-128 EXT-X-KEY is encrypted with it (its IV required);
+    /// one before any key, or after METHOD=NONE, is in the clear.
+    @Test func aKeyInEffectAtTheMapEncryptsItsSection() throws {
+        let playlist = try media("""
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-TARGETDURATION:2
+            #EXT-X-MAP:URI="clear.mp4"
+            #EXT-X-KEY:METHOD=AES-128,URI="k1.key",IV=0x000102030405060708090a0b0c0d0e0f
+            #EXTINF:2,
+            0.m4s
+            #EXT-X-MAP:URI="sealed.mp4"
+            #EXTINF:2,
+            1.m4s
+            #EXT-X-KEY:METHOD=NONE
+            #EXT-X-MAP:URI="clear-again.mp4"
+            #EXTINF:2,
+            2.m4s
+            """)
+        let sections = playlist.segments.map(\.initSection)
+        #expect(sections[0]?.key == nil && sections[0]?.uri.lastPathComponent == "clear.mp4")
+        #expect(playlist.segments[0].key?.method == .aes128, "the fragment itself is encrypted")
+        #expect(sections[1]?.key?.uri?.lastPathComponent == "k1.key" && sections[1]?.key?.iv?.count == 16)
+        #expect(sections[2]?.key == nil)
+        #expect(throws: HLSParseError.self) {
+            try media("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.key\"\n#EXT-X-MAP:URI=\"i.mp4\"\n#EXTINF:2,\n0.m4s\n")
+        }
+    }
+
     @Test func programDatesCarryOnUntilADiscontinuity() throws {
         let playlist = try media("""
             #EXTM3U
