@@ -11,7 +11,7 @@ import ZapperMedia
 /// keeps a rendition's timestamps in line with the variants'). While the
 /// channel is a warm neighbour it keeps only its newest segments and decodes
 /// nothing.
-final class AudioRenditionFeed: @unchecked Sendable {
+final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     let url: URL
     private let session: HLSLiveSession
     private let channel: Int
@@ -61,16 +61,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
     }
 
     func start() {
-        session.start()
-        Task { [weak self, session] in
-            for await delivery in session.segments {
-                guard let self else { return }
-                self.receive(delivery)
-            }
-        }
-        let thread = Thread { [weak self] in self?.decodeLoop() }
-        thread.name = "zapper-audio-\(channel)"
-        thread.start()
+        startPipeline(session, threadName: "zapper-audio-\(channel)")
     }
 
     /// Cancels fetching and wakes the decode thread; returns at once.
@@ -87,7 +78,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
 
     var isStopped: Bool { condition.withLock { stopped } }
 
-    private func receive(_ delivery: HLSSegmentDelivery) {
+    func receive(_ delivery: HLSSegmentDelivery) {
         condition.lock()
         defer { condition.unlock() }
         guard !stopped else {
@@ -126,7 +117,7 @@ final class AudioRenditionFeed: @unchecked Sendable {
         return nil
     }
 
-    private func decodeLoop() {
+    func decodeLoop() {
         var decoder: Decoder?
         let resampler = AudioResampler(outputRate: sampleRate)
         var expected: Double?  // where the next frame goes when it has no timestamp

@@ -7,7 +7,7 @@ import ZapperMedia
 /// thread turning segments into pictures and sound on one timeline (in
 /// seconds; each discontinuity is spliced onto the end of the last one).
 /// Bounded queues pace decoding; `stop` cancels everything without waiting.
-public final class ChannelPlayback: @unchecked Sendable {
+public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     public let channel: LineupChannel
     /// The tune this playback serves; nil while it is a warm neighbour.
     private let tag: TuneTag
@@ -99,19 +99,10 @@ public final class ChannelPlayback: @unchecked Sendable {
     let tracks: ChannelTracks
 
     public func start() {
-        session.start()
-        Task { [weak self, session] in
-            for await delivery in session.segments {
-                guard let self else { return }
-                self.receive(delivery)
-            }
-        }
-        let thread = Thread { [weak self] in self?.decodeLoop() }
-        thread.name = "zapper-decode-\(channel.number)"
-        thread.start()
+        startPipeline(session, threadName: "zapper-decode-\(channel.number)")
     }
 
-    private func receive(_ delivery: HLSSegmentDelivery) {
+    func receive(_ delivery: HLSSegmentDelivery) {
         condition.lock()
         defer { condition.unlock() }
         if stopped {
@@ -297,7 +288,7 @@ public final class ChannelPlayback: @unchecked Sendable {
         }
     }
 
-    private func decodeLoop() {
+    func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = Timeline()
