@@ -15,6 +15,7 @@ final class ChannelTracks: @unchecked Sendable {
     private var offsets: [Int64: Double] = [:]
     private var firstSequence: Int64?
     private var pictureSequence: Int64?
+    static let keptDiscontinuities = 32
 
     init(audioLanguage: String?) {
         audioLanguages = audioLanguage.map { [$0] } ?? []
@@ -41,8 +42,6 @@ final class ChannelTracks: @unchecked Sendable {
         lock.withLock { (audioLanguages.isEmpty ? .first : .languages(audioLanguages), audioGeneration) }
     }
 
-    var requestedLanguage: String? { lock.withLock { audioLanguages.first } }
-
     /// The audio rendition playing (`HLSMasterPlaylist.audioRendition`); nil
     /// before the master loads or when the variant names no audio group.
     var playingAudio: HLSRendition? {
@@ -66,6 +65,8 @@ final class ChannelTracks: @unchecked Sendable {
     func timeline(discontinuity sequence: Int64, offset: Double, segment: Int64) {
         lock.withLock {
             offsets[sequence] = offset
+            // A channel that plays for months passes a discontinuity every few minutes: keep the recent ones.
+            if offsets.count > Self.keptDiscontinuities, let oldest = offsets.keys.min() { offsets[oldest] = nil }
             if firstSequence == nil { firstSequence = segment }
             pictureSequence = segment
         }
