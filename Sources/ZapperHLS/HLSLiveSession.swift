@@ -21,18 +21,22 @@ public final class HLSLiveSession: Sendable {
     /// The highest variant index allowed now (a warm neighbour stays at the lowest); nil: any.
     private let variantCap: @Sendable () -> Int?
     /// The media sequence to start at (an audio rendition joining a playing
-    /// picture); nil: HOLD-BACK behind the live edge.
+    /// picture); nil: HOLD-BACK behind the live edge, and `leadSegments` more.
     private let startSequence: Int64?
+    /// Segments to start before HOLD-BACK's: an audio rendition loaded a moment
+    /// after the picture's playlist must not start after the picture does.
+    private let leadSegments: Int
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     /// The segments, in order; finishes when the session ends.
     public let segments: AsyncStream<HLSSegmentDelivery>
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
-                variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil,
+                variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
                 events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
         self.startSequence = startSequence
+        self.leadSegments = leadSegments
         self.variantCap = variantCap
         self.fetcher = fetcher
         keys = SegmentKeys(fetcher: fetcher)
@@ -127,6 +131,9 @@ public final class HLSLiveSession: Sendable {
                 }
             }
 
+            if cursor.nextSequence == nil, leadSegments > 0, let first = playlist.segments.first?.sequence {
+                cursor.resume(at: max(first, LiveSegmentCursor.startSequence(playlist) - Int64(leadSegments)))
+            }
             let update = cursor.update(playlist, at: loadStarted)
             if let expired = update.expired { report(.segmentsExpired(expired)) }
             if update.restarted { report(.restarted) }

@@ -117,7 +117,9 @@ final class AudioPump: @unchecked Sendable {
         lock.lock()
         let playback = self.playback
         let origin = self.origin
-        let from = writtenUntil ?? origin?.time ?? 0
+        // Until sound flows the timeline runs on the wall clock: sound that arrives late
+        // (a separate audio rendition) starts where the picture is now, not where it began.
+        let from = writtenUntil ?? origin.map { $0.time + (Self.wall() - $0.wall) } ?? 0
         let fading = self.fading
         let gain = muted || withheld ? Float(0) : Float(volume * volume) / 10_000
         let faded = framesWritten

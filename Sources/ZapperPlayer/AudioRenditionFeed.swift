@@ -46,7 +46,10 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
         self.isWarm = isWarm
         self.sink = sink
         self.failed = failed
-        session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, startSequence: startSequence) { event in
+        // One segment ahead of where the picture starts: sound older than the picture is dropped,
+        // sound that starts later would leave the picture silent (for a whole loop across a discontinuity).
+        session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, startSequence: startSequence,
+                                 leadSegments: 1) { event in
             switch event {
             case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
                 failed("\(url): \(reason)")

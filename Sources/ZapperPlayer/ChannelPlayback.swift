@@ -136,7 +136,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     /// (muxed), or from the segment being played (a rendition of its own).
     public func chooseAudio(language: String) {
         tracks.requestAudio(language: language)
-        followAudioRendition(startingAt: tracks.decodingSequence)
+        // The picture on screen may still be the segment before the one being decoded.
+        followAudioRendition(startingAt: tracks.decodingSequence.map { $0 - 1 })
     }
 
     /// Starts, replaces or ends the feed of a separate audio rendition as the
