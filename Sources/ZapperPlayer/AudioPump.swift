@@ -136,13 +136,14 @@ final class AudioPump: @unchecked Sendable {
         if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
         var chunk = silence
         var chunkTime: Double?
+        var lead = 0
         let ramp = Self.fadeSeconds * Double(sampleRate)
         if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
             chunk = taken.samples
             chunkTime = taken.time
             // Fade in from where the sound starts (silence may lead it in when it starts after the picture).
             Self.scale(&chunk, gain: gain) { Float(min(1, Double(max(0, heard + $0 - taken.lead)) / ramp)) }
-            lock.withLock { if self.playback === playback { soundFrames += taken.samples.count / 2 - taken.lead } }
+            lead = taken.lead
         } else if let fading {
             chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain, ramp: ramp) ?? silence
         }
@@ -152,7 +153,7 @@ final class AudioPump: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.01)
             return
         }
-        recordWrite(of: chunk.count / 2, at: chunkTime, for: playback)
+        recordWrite(of: chunk.count / 2, at: chunkTime, lead: lead, for: playback)
     }
 
     /// The next piece of the old channel's sound, fading; nil once it is over.
@@ -175,14 +176,15 @@ final class AudioPump: @unchecked Sendable {
         return chunk
     }
 
-    /// Moves the clock on by what was written.
-    private func recordWrite(of frames: Int, at chunkTime: Double?, for playback: ChannelPlayback?) {
+    /// Moves the clock on by what was written (`lead` of it silence before the channel's sound).
+    private func recordWrite(of frames: Int, at chunkTime: Double?, lead: Int, for playback: ChannelPlayback?) {
         lock.lock()
         defer { lock.unlock() }
         guard self.origin != nil, self.playback === playback else { return }
         framesWritten += frames
         if let chunkTime {
             writtenUntil = chunkTime + Double(frames) / Double(sampleRate)
+            soundFrames += frames - lead
             if !started, let playback {
                 started = true
                 onStarted(playback)
