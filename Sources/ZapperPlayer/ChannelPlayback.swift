@@ -236,7 +236,9 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
             start += Double(drop / 2) / Double(sampleRate)
         }
         guard waitingSamples > 0 else {
+            // All of it was late: the decode thread may be waiting for this room.
             samplesTime = start
+            condition.broadcast()
             return nil
         }
         let lead = min(frames, max(0, Int(((start - time) * Double(sampleRate)).rounded())))
@@ -429,8 +431,10 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.frame.byteSize }) >= Self.maxPictureBytes) && !stopped {
-            // Never wait on pictures while the sound has run dry: drop the oldest instead.
-            if waitingSamples == 0 && samplesTime != nil { pictures.removeFirst(); break }
+            // Never wait on pictures while the sound behind them in the same stream has run
+            // dry: drop the oldest instead. (Sound from a rendition of its own comes from its
+            // own thread, which waiting here cannot hold up; dropping would only race ahead.)
+            if waitingSamples == 0 && samplesTime != nil && audioFeed == nil { pictures.removeFirst(); break }
             condition.wait()
         }
         guard !stopped else { return false }
