@@ -10,6 +10,11 @@
 /// - Each started tune ends exactly once, with `presented`, `loadFailed`
 ///   (engine failure or watchdog timeout) or `cancelTune`; news about any other
 ///   serial is ignored.
+/// - The player stops the channel on screen when a tune of another one starts
+///   (its last picture stays). Coming back to it before that tune completes
+///   cancels that tune and tunes the channel on screen again: with no card (its
+///   picture is the one showing) but with the watchdog, and like any tune it
+///   ends with `presented` or `loadFailed` (then its error card and retries).
 /// - The loading card is dismissed `ok`/`failed`/`timeout` only by its tune's
 ///   end, or `superseded` when the target moves. A failed target shows an
 ///   error card and is retried with backoff while it stays the target;
@@ -28,6 +33,9 @@ public struct Tuner: Sendable {
     /// The channel on screen, and the one on screen before it.
     private var tuned: Int?
     private var previousTuned: Int?
+    /// The channel on screen was stopped: a tune of another channel started
+    /// since its first frame (its last picture stays on screen).
+    private var tunedStopped = false
 
     private struct ActiveTune: Sendable {
         var serial: Int
@@ -147,6 +155,7 @@ public struct Tuner: Sendable {
             out.append(.presented(channel: tune.channel, serial: serial, zapMilliseconds: now - (askedAt ?? now)))
             dismissInterstitial(.ok, &out)
             if tuned != tune.channel { previousTuned = tuned; tuned = tune.channel }
+            tunedStopped = false
             attempts = 0
             banner = TunerBanner(channel: tune.channel, until: now + settings.bannerDuration)
         case .tuneFailed(let serial, let reason):
@@ -175,9 +184,10 @@ public struct Tuner: Sendable {
 
     // MARK: - The target and its tune
 
-    /// The tuner wants a tune of the target started (when not held).
+    /// The tuner wants a tune of the target started (when not held): it is not
+    /// on screen, or it is but was stopped for a tune that did not complete.
     private var wantsTune: Bool {
-        active == nil && failure == nil && target != tuned
+        active == nil && failure == nil && (target != tuned || tunedStopped)
     }
 
     private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, _ out: inout [TunerEffect]) {
@@ -209,9 +219,12 @@ public struct Tuner: Sendable {
         nextSerial += 1
         if askedAt == nil { askedAt = now }
         active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog)
-        if interstitial == nil {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
+        if target != tuned {
+            tunedStopped = tuned != nil
+            if interstitial == nil {
+                interstitial = target
+                out.append(.interstitialShown(channel: target))
+            }
         }
         out.append(.startTune(channel: target, serial: serial, reason: targetReason))
     }
@@ -226,12 +239,12 @@ public struct Tuner: Sendable {
     }
 
     /// Clears the target's failure so that it is tuned again; its loading card
-    /// comes back at once.
+    /// comes back at once (for a channel on screen again too: its picture is stale).
     private mutating func retryNow(now: Int, _ out: inout [TunerEffect]) {
         failure = nil
         targetReason = .retry
         askedAt = now
-        if interstitial == nil && target != tuned {
+        if interstitial == nil && (target != tuned || tunedStopped) {
             interstitial = target
             out.append(.interstitialShown(channel: target))
         }

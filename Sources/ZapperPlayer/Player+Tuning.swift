@@ -7,7 +7,6 @@ extension Player {
         var presented: Int?
         defer {
             if let presented { rewarm(around: presented) }
-            resumeIfBack()
         }
         for effect in effects {
             switch effect {
@@ -42,32 +41,9 @@ extension Player {
         }
     }
 
-    /// The viewer flipped back to the channel still on screen before the flip away
-    /// showed its first picture: the tuner cancels that tune and has nothing more to
-    /// do, but the channel on screen was stopped when the flip began (see `startTune`),
-    /// so it is started again here — outside the tuner's serials (0), with no card —
-    /// and its pictures and sound take over from its last picture.
-    private func resumeIfBack() {
-        let view = tuner.view
-        guard playback == nil, let onAir = view.tuned, view.target == onAir, let channel = channels[onAir] else { return }
-        Self.say("back on \(onAir): playing it again")
-        if let warmed = warm.removeValue(forKey: onAir) {
-            warmed.promote(serial: Self.resumeSerial)
-            playback = warmed
-        } else {
-            let playback = makePlayback(channel, serial: Self.resumeSerial)
-            self.playback = playback
-            playback.start()
-        }
-        awaitingFirstPicture = true
-        rewarm(around: onAir)  // the neighbour flipped to was stopped with its tune
-    }
-
-    /// The serial of a channel started again by `resumeIfBack` (the tuner's start at 1).
-    static let resumeSerial = 0
-
     /// The old channel stops at once (its sound fading); its last picture stays
-    /// on screen until the new channel's first one replaces it.
+    /// on screen until the new channel's first one replaces it. (Coming back to it
+    /// before then, the tuner tunes it again: see `Tuner`.)
     /// A warm neighbour is promoted; any other channel starts cold.
     private func startTune(_ channel: LineupChannel, serial: Int, reason: TuneReason) {
         stopPlayback()

@@ -107,6 +107,45 @@ extension ZapperPlaybackTests {
                 "channel 2's tone after flipping back")
     }
 
+    /// Back on channel 2 while 3 still loads, but 2 has gone down meanwhile: 2 is tuned
+    /// again as a tune of its own, so its failure puts up its error card and retries, and
+    /// once the origin is back a retry shows it (before, the frozen picture stayed for good).
+    @Test func aChannelFlippedBackToThatFailsGetsItsErrorCardAndComesBack() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "3:delay=60000"])
+        defer { origin.stop() }
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            press KEY_CHANNELUP
+            wait 1500
+            press KEY_CHANNELDOWN
+            wait-event first-frame 40000
+            wait 500
+            snapshot $DIR/back.png
+            quit
+            """)
+        #expect(await zapper.waitFor("key", seconds: 25))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/2", body: "outage").status == 200)
+        #expect(await zapper.waitFor("load-failed", seconds: 20))
+        try await Task.sleep(for: .seconds(1))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/2").status == 200)
+        let run = await zapper.finish()
+        #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
+        let events = timeline(run)
+        let back = try #require(events.lastIndex(of: "key"))
+        var at = back
+        for name in ["tune 2", "load-failed 2", "interstitial-shown 2", "tune 2", "first-frame 2", "interstitial-dismissed 2"] {
+            let found = events[at...].firstIndex(of: name)
+            #expect(found != nil, "no \(name) after the back press, in order: \(events[back...])")
+            at = (found ?? events.endIndex - 1) + 1
+        }
+        #expect(run.named("tune").last?["reason"] as? String == "retry")
+        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "ok")
+        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(try showsChannel(path, 2))
+    }
+
     @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() async throws {
         let origin = try OriginProcess.shared.get()
         let lineup = """

@@ -12,6 +12,9 @@ struct TunerChecker {
     var ended: Set<Int> = []
     var openCard: Int?
     var failures: [String] = []
+    /// The channel whose first frame was presented last, and whether it still plays
+    /// (the player stops it when a tune of another channel starts).
+    var onScreen: (channel: Int, playing: Bool)?
 
     init(channels: [Int], start: Int) {
         tuner = Tuner(channels: channels, start: start)
@@ -44,14 +47,18 @@ struct TunerChecker {
             case .startTune(let channel, let serial, _):
                 check(running.isEmpty, "\(input): tune \(serial) started while \(running.keys) runs")
                 check(!ended.contains(serial), "serial \(serial) reused")
-                check(openCard == channel, "tune of \(channel) started without its card")
+                // Without a card only the channel on screen, tuned again after a tune away was cancelled.
+                check(openCard == channel || (openCard == nil && tuner.view.tuned == channel),
+                      "tune of \(channel) started without its card")
                 running[serial] = (channel, before)
+                if let shown = onScreen, shown.channel != channel { onScreen = (shown.channel, false) }
             case .cancelTune(let serial):
                 check(running[serial] != nil, "cancel of \(serial), which is not running")
                 end(serial)
             case .presented(let channel, let serial, _):
                 check(input == .tuneSucceeded(serial: serial), "presented \(serial) on \(input)")
                 check(running[serial]?.channel == channel, "presented \(serial) which is not running for \(channel)")
+                onScreen = (channel, true)
                 end(serial)
             case .loadFailed(let channel, let serial, _):
                 check(running[serial]?.channel == channel, "failure of \(serial) which is not running for \(channel)")
@@ -81,7 +88,7 @@ struct TunerChecker {
         check(running.count <= 1, "\(running.count) tunes running")
         if let serial = runningSerial {
             check(running[serial]?.channel == view.target, "the running tune is not for the target")
-            check(openCard == view.target, "a tune runs without its card")
+            check(openCard == view.target || (openCard == nil && view.tuned == view.target), "a tune runs without its card")
         }
         if let openCard {
             check(openCard == view.target, "the card shows \(openCard), the target is \(view.target)")
@@ -114,7 +121,8 @@ struct TunerChecker {
         send(.released, at: now + 1)
         if tuner.view.digits != nil { send(.ok, at: now + 1) }
         let target = tuner.view.target
-        for _ in 0..<100 where tuner.view.tuned != target || runningSerial != nil {
+        // (An error card may be up for the channel on screen: one tuned again after coming back to it.)
+        for _ in 0..<100 where tuner.view.tuned != target || runningSerial != nil || tuner.view.card != nil {
             if let serial = runningSerial {
                 send(.tuneSucceeded(serial: serial), at: now + 1)
             } else {
@@ -126,6 +134,7 @@ struct TunerChecker {
             send(.tick, at: max(now, due))
         }
         check(tuner.nextDeadline == nil, "timers still pending after settling")
+        check(onScreen.map { $0.channel == target && $0.playing } ?? false, "\(String(describing: onScreen)) on screen, \(target) asked for")
         return target
     }
 }

@@ -81,6 +81,33 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         #expect(tuner.view.card == nil && tuner.view.tuned == 2)
     }
 
+    /// The player stopped channel 2 when channel 3's tune began; back on 2 before 3
+    /// showed anything, 2 is tuned again: no card (its picture is on screen), but the
+    /// watchdog, and a failure brings its error card and retries like any channel's.
+    @Test func flippingBackBeforeTheTuneAwayCompletesTunesTheChannelOnScreenAgain() {
+        var (tuner, _) = startedTuner()
+        _ = tuner.handle(.tuneSucceeded(serial: 1), now: 100)
+        #expect(startedSerial(tuner.handle(.flip(delta: 1, held: false), now: 1_000)) == 2)
+        let back = tuner.handle(.flip(delta: -1, held: false), now: 1_300)
+        #expect(back == [.cancelTune(serial: 2), .interstitialDismissed(channel: 3, result: .superseded),
+                         .startTune(channel: 2, serial: 3, reason: .previous)])
+        #expect(tuner.view.card == nil && tuner.view.tuned == 2)
+        #expect(tuner.nextDeadline == 1_300 + tuner.settings.watchdog)
+        let timeout = tuner.handle(.tick, now: 11_300)
+        #expect(timeout == [.loadFailed(channel: 2, serial: 3, reason: "No picture after 10 s")])
+        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(reason: "No picture after 10 s", retryAt: 13_300)))
+        // The retry puts the loading card up (the picture on screen is stale by now).
+        let retry = tuner.handle(.tick, now: 13_300)
+        #expect(retry == [.interstitialShown(channel: 2), .startTune(channel: 2, serial: 4, reason: .retry)])
+        let shown = tuner.handle(.tuneSucceeded(serial: 4), now: 13_500)
+        #expect(shown == [.presented(channel: 2, serial: 4, zapMilliseconds: 200), .interstitialDismissed(channel: 2, result: .ok)])
+        #expect(tuner.view.card == nil)
+        // Playing again: flipping away and back once more tunes nothing until a tune away starts.
+        _ = tuner.handle(.flip(delta: 1, held: true), now: 14_000)
+        #expect(tuner.handle(.flip(delta: -1, held: true), now: 14_100) == [.interstitialDismissed(channel: 3, result: .superseded)])
+        #expect(tuner.handle(.released, now: 14_200).isEmpty)
+    }
+
     @Test func numberEntryCommitsAfterAPauseOnOkOrWhenNoLongerNumberFits() {
         var (tuner, _) = startedTuner()
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 100)
@@ -130,9 +157,11 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         _ = tuner.handle(.tuneSucceeded(serial: 3), now: 2_500)
         _ = tuner.handle(.lastChannel, now: 3_000)
         #expect(tuner.view.target == 10)
-        // While 10 loads, recall goes back to the picture on screen, with no tune.
+        // While 10 loads, recall goes back to the picture on screen (which the player
+        // stopped when 10's tune began: tuned again, with no card).
         let undo = tuner.handle(.lastChannel, now: 3_100)
-        #expect(undo == [.cancelTune(serial: 4), .interstitialDismissed(channel: 10, result: .superseded)])
+        #expect(undo == [.cancelTune(serial: 4), .interstitialDismissed(channel: 10, result: .superseded),
+                         .startTune(channel: 2, serial: 5, reason: .last)])
         #expect(tuner.view.target == 2 && tuner.view.card == nil)
     }
 
