@@ -21,6 +21,9 @@ public final class HTTPFetcher: Sendable {
             redirectConfiguration: .follow(max: 5, allowCycles: false),
             timeout: .init(connect: connectTimeout, read: requestTimeout),
             connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4))
+        // A refused connection fails its request at once (the session and the tuner retry with
+        // their own backoff and say so), instead of being retried quietly until the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.decompression = .disabled
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)

@@ -175,6 +175,10 @@ extension ZapperPlaybackTests {
         #expect(events.contains("load-failed 5"))
         let failed = run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 }
         #expect(failed?["result"] as? String == "failed")
+        // A refused connection is a failure at once, not after seconds of quiet retries.
+        let press = try #require(run.named("key").first?["t_ms"] as? Int)
+        let card = try #require(failed?["t_ms"] as? Int)
+        #expect(card - press < 2_500, "the error card came \(card - press) ms after the press")
         let snapshots = run.named("snapshot").compactMap { $0["path"] as? String }
         try #require(snapshots.count == 2)
         #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
