@@ -25,13 +25,7 @@ extension ZapperPlaybackTests {
             snapshot $DIR/after.png
             quit
             """)
-        #expect(await zapper.waitFor("first-frame", seconds: 20))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
-        let failed = await zapper.waitFor("load-failed", seconds: 40)
-        #expect(failed, "no load-failed during \(fault)")
-        try await Task.sleep(for: .seconds(3))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
-        let run = await zapper.finish()
+        let run = try await zapper.fault(fault, on: channel, of: origin, after: "first-frame", clearingAfter: 3)
 
         #expect(run.status == 0, "\(fault): \(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let names = run.events.compactMap { $0["event"] as? String }
@@ -62,12 +56,7 @@ extension PanelTests {
             wait 4000
             quit
             """)
-        #expect(await zapper.waitFor("first-frame", seconds: 20))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel.number)", body: "outage").status == 200)
-        #expect(await zapper.waitFor("load-failed", seconds: 40))
-        try await Task.sleep(for: .seconds(3))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel.number)").status == 200)
-        let run = await zapper.finish()
+        let run = try await zapper.fault("outage", on: channel.number, of: origin, after: "first-frame", clearingAfter: 3)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         #expect(run.named("tune").count == 1, "no restart")
         #expect(!run.named("audio-failed").isEmpty, "the audio rendition's failures are told")

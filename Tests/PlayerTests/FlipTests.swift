@@ -125,12 +125,8 @@ extension ZapperPlaybackTests {
             snapshot $DIR/back.png
             quit
             """)
-        #expect(await zapper.waitFor("key", seconds: 25))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/2", body: "outage").status == 200)
-        #expect(await zapper.waitFor("load-failed", seconds: 20))
-        try await Task.sleep(for: .seconds(1))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/2").status == 200)
-        let run = await zapper.finish()
+        // Channel 2 goes down once the flip away began.
+        let run = try await zapper.fault("outage", on: 2, of: origin, after: "key", clearingAfter: 1)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let events = timeline(run)
         let back = try #require(events.lastIndex(of: "key"))

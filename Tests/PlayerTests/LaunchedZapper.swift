@@ -86,6 +86,19 @@ final class LaunchedZapper {
         }
     }
 
+    /// Puts `fault` on `channel` of `origin` once `event` is logged, clears it `seconds`
+    /// after the player's next `load-failed` (each wait recorded as an issue when it
+    /// times out), and returns the finished run.
+    func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: String,
+               clearingAfter seconds: Double) async throws -> Run {
+        #expect(await waitFor(event, seconds: 25), "no \(event)")
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
+        #expect(await waitFor("load-failed", seconds: 40), "no load-failed during \(fault)")
+        try await Task.sleep(for: .seconds(seconds))
+        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
+        return await finish()
+    }
+
     func finish() async -> Run {
         await exited()
         return Run(status: process.terminationStatus, events: events,
