@@ -25,11 +25,7 @@ struct DisplayBench: ParsableCommand {
     @Option(name: .customLong("size"), help: "Display sizes to measure (repeatable).")
     var sizes: [String] = ["1280x720", "1920x1080"]
 
-    @Option(help: "The channel table for zapper-origin.")
-    var channels = "channels/channels.json"
-
-    @Option(help: "Folder of the built zapper and zapper-origin (default: zapper-bench's own).")
-    var products: String?
+    @OptionGroup var inputs: BenchInputs
 
     @Option(help: "An event log of a KMS run with --trace-flips: report its page-flip intervals (repeatable; NAME=PATH to label it).")
     var flips: [String] = []
@@ -63,15 +59,14 @@ struct DisplayBench: ParsableCommand {
         var setupText = ""
         let loadBefore = ProcFS.loadAverage()
         if !flipsOnly {
-            let tools = Tools(products: products.map { URL(fileURLWithPath: $0) } ?? Tools.ownFolder())
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bench-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let tools = inputs.tools
+            let directory = try inputs.scratchFolder()
             defer {
                 if keep { Progress.say("kept \(directory.path)") } else { try? FileManager.default.removeItem(at: directory) }
             }
             Progress.say("starting zapper-origin")
             let origin = try OriginServer(binary: try tools.product("zapper-origin"),
-                                          channels: URL(fileURLWithPath: channels).standardizedFileURL.path, directory: directory)
+                                          channels: inputs.channelsPath, directory: directory)
             defer { origin.stop() }
             let masterURL = "\(origin.baseURL)/ch/\(channel)/master.m3u8"
             let variants = try HTTP.variants(master: masterURL)

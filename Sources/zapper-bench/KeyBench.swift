@@ -18,29 +18,24 @@ struct KeyBench: ParsableCommand {
     @Option(help: "How many presses.")
     var count = 200
 
-    @Option(help: "The channel table for zapper-origin.")
-    var channels = "channels/channels.json"
-
     @Option(help: "Picture size of the offscreen display.")
     var size = "1920x1080"
 
-    @Option(help: "Folder of the built zapper and zapper-origin (default: zapper-bench's own).")
-    var products: String?
+    @OptionGroup var inputs: BenchInputs
 
     func validate() throws {
         guard count >= 10 else { throw ValidationError("--count must be 10 or more") }
     }
 
     func run() throws {
-        let tools = Tools(products: products.map { URL(fileURLWithPath: $0) } ?? Tools.ownFolder())
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bench-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tools = inputs.tools
+        let directory = try inputs.scratchFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let loadBefore = ProcFS.loadAverage()
         let hanging = (2...8).flatMap { ["--fault", "\($0):delay=60000"] }
         Progress.say("starting zapper-origin (channels 2-8 answer after a minute)")
         let origin = try OriginServer(binary: try tools.product("zapper-origin"),
-                                      channels: URL(fileURLWithPath: channels).standardizedFileURL.path,
+                                      channels: inputs.channelsPath,
                                       directory: directory, extra: hanging)
         defer { origin.stop() }
 

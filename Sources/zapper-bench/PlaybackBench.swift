@@ -21,11 +21,7 @@ struct PlaybackBench: ParsableCommand {
     @Option(help: "Seconds zapper may take after its first frame to step up to the largest variant.")
     var settle = 20.0
 
-    @Option(help: "The channel table for zapper-origin.")
-    var channels = "channels/channels.json"
-
-    @Option(help: "Folder of the built zapper and zapper-origin (default: zapper-bench's own).")
-    var products: String?
+    @OptionGroup var inputs: BenchInputs
 
     @Option(help: "Run only these tools (zapper, mpv, ffmpeg; repeatable). Default: all three.")
     var only: [String] = []
@@ -44,15 +40,14 @@ struct PlaybackBench: ParsableCommand {
     }
 
     func run() throws {
-        let tools = Tools(products: products.map { URL(fileURLWithPath: $0) } ?? Tools.ownFolder())
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bench-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tools = inputs.tools
+        let directory = try inputs.scratchFolder()
         defer {
             if keep { Progress.say("kept \(directory.path)") } else { try? FileManager.default.removeItem(at: directory) }
         }
         let date = Date()
         let loadBefore = ProcFS.loadAverage()
-        let channelsPath = URL(fileURLWithPath: channels).standardizedFileURL.path
+        let channelsPath = inputs.channelsPath
 
         Progress.say("starting zapper-origin (a cold encode cache takes a few minutes)")
         let origin = try OriginServer(binary: try tools.product("zapper-origin"), channels: channelsPath, directory: directory)

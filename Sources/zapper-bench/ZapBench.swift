@@ -16,25 +16,20 @@ struct ZapBench: ParsableCommand {
     @Option(help: "Seconds to watch each channel before the next change.")
     var dwell = 2.0
 
-    @Option(help: "The channel table for zapper-origin.")
-    var channels = "channels/channels.json"
-
-    @Option(help: "Folder of the built zapper and zapper-origin (default: zapper-bench's own).")
-    var products: String?
+    @OptionGroup var inputs: BenchInputs
 
     func validate() throws {
         guard count >= 1, dwell >= 0.5 else { throw ValidationError("--count must be 1 or more and --dwell 0.5 or more") }
     }
 
     func run() throws {
-        let tools = Tools(products: products.map { URL(fileURLWithPath: $0) } ?? Tools.ownFolder())
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bench-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tools = inputs.tools
+        let directory = try inputs.scratchFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let loadBefore = ProcFS.loadAverage()
         Progress.say("starting zapper-origin")
         let origin = try OriginServer(binary: try tools.product("zapper-origin"),
-                                      channels: URL(fileURLWithPath: channels).standardizedFileURL.path, directory: directory)
+                                      channels: inputs.channelsPath, directory: directory)
         defer { origin.stop() }
         let lineup = try HTTP.text(origin.baseURL + "/demo.m3u")
         let masters = lineup.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasSuffix("master.m3u8") }
