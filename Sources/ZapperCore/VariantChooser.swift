@@ -60,6 +60,15 @@ public struct VariantChooser: Sendable, Equatable {
     /// The lowest-bandwidth variant.
     public var startIndex: Int { ascending[0] }
 
+    /// `index`, or the variant `rank` steps above the lowest bandwidth when `index` is higher than
+    /// that (rank 0: the lowest, wherever the master playlist lists it).
+    public func capped(_ index: Int, atRank rank: Int) -> Int {
+        let order = ascending
+        let limit = min(max(rank, 0), order.count - 1)
+        guard let current = order.firstIndex(of: index), current > limit else { return index }
+        return order[limit]
+    }
+
     /// The variant for the next segment.
     public func next(current: Int, estimate: Double?, bufferedSeconds: Double) -> Int {
         guard let estimate else { return current }

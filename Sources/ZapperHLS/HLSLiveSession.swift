@@ -18,7 +18,8 @@ public final class HLSLiveSession: Sendable {
     private let initSections: InitSections
     private let bufferedSeconds: @Sendable () -> Double
     private let report: @Sendable (HLSEvent) -> Void
-    /// The highest variant index allowed now (a warm neighbour stays at the lowest); nil: any.
+    /// The highest variant allowed now, as a rank in bandwidth order (0: the lowest, where a warm
+    /// neighbour stays); nil: any.
     private let variantCap: @Sendable () -> Int?
     /// The media sequence to start at (an audio rendition joining a playing
     /// picture); nil: HOLD-BACK behind the live edge, and `leadSegments` more.
@@ -150,7 +151,7 @@ public final class HLSLiveSession: Sendable {
                 // Variant changes happen at segment boundaries.
                 if !variants.isEmpty {
                     var next = chooser.next(current: current, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
-                    if let cap = variantCap() { next = min(next, max(cap, 0)) }
+                    if let cap = variantCap() { next = chooser.capped(next, atRank: cap) }
                     if next != current {
                         let reason = variants[next].bandwidth > variants[current].bandwidth
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"

@@ -110,6 +110,18 @@ func livePlaylist(newest: Int64, window: Int = 6, duration: Double = 2, target: 
         #expect(chooser.next(current: 1, estimate: 3_500_000, bufferedSeconds: 6) == 1)
     }
 
+    /// A warm neighbour's cap is a rank in bandwidth order, not a place in the master playlist:
+    /// this ladder lists its highest variant first.
+    @Test func aCapKeepsTheLowestBandwidthsWhereverTheMasterListsThem() {
+        #expect(chooser.capped(0, atRank: 0) == 1)
+        #expect(chooser.capped(2, atRank: 0) == 1)
+        #expect(chooser.capped(1, atRank: 0) == 1)
+        #expect(chooser.capped(0, atRank: 1) == 2)
+        #expect(chooser.capped(2, atRank: 1) == 2)
+        #expect(chooser.capped(0, atRank: 2) == 0)
+        #expect(chooser.capped(0, atRank: 9) == 0)
+    }
+
     @Test func stepsDownBeforeAStall() {
         // Bandwidth collapsed: straight to what fits.
         #expect(chooser.next(current: 0, estimate: 1_000_000, bufferedSeconds: 6) == 1)
