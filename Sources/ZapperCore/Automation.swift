@@ -22,7 +22,9 @@ public enum ScriptParser {
                         "wait-event": "wait-event NAME [TIMEOUT_MS]", "snapshot": "snapshot PATH.png", "quit": "quit"]
 
     /// Every line, or the first bad one as `FILE:LINE: reason`. Blank lines and `#` comments are skipped.
-    public static func parse(_ text: String, source: String) throws(InputProblem) -> [ScriptLine] {
+    /// `canonical` names keys as `Keymap.parse` does (the player passes libevdev's names).
+    public static func parse(_ text: String, source: String,
+                             canonical: (String) -> String? = { $0 }) throws(InputProblem) -> [ScriptLine] {
         var lines: [ScriptLine] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let words = raw.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -32,10 +34,16 @@ public enum ScriptParser {
                 guard let word, let value = Int(word), value >= 0 else { throw fail("\(verb) needs a duration in milliseconds") }
                 return value
             }
+            func key(_ word: String) throws(InputProblem) -> String {
+                guard Keymap.isKeyName(word) else { throw fail("\"\(word)\" is not a key name (KEY_*, BTN_*, SWIPE_UP or SWIPE_DOWN)") }
+                if word.hasPrefix("SWIPE_") { return word }
+                guard let name = canonical(word) else { throw fail("the kernel has no key named \(word)") }
+                return name
+            }
             let command: ScriptCommand
             switch (verb, words.count) {
-            case ("press", 2): command = .press(key: words[1])
-            case ("hold", 3): command = .hold(key: words[1], milliseconds: try milliseconds(words[2]))
+            case ("press", 2): command = .press(key: try key(words[1]))
+            case ("hold", 3): command = .hold(key: try key(words[1]), milliseconds: try milliseconds(words[2]))
             case ("wait", 2): command = .wait(milliseconds: try milliseconds(words[1]))
             case ("wait-event", 2): command = .waitEvent(name: words[1], timeoutMilliseconds: defaultEventTimeout)
             case ("wait-event", 3): command = .waitEvent(name: words[1], timeoutMilliseconds: try milliseconds(words[2]))

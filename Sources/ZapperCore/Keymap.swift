@@ -87,7 +87,11 @@ public struct Keymap: Sendable, Equatable {
     /// The bindings of a keymap file: one `KEY_NAME action` per line, or
     /// `KEY_NAME none` to unbind a default. Blank lines and `#` comments are
     /// skipped; the first bad line is thrown as `FILE:LINE: reason`.
-    public static func parse(_ text: String, source: String) throws(InputProblem) -> Keymap {
+    /// `canonical` gives the name input events carry for a key (the kernel has
+    /// several names for some codes: `BTN_A` is `BTN_SOUTH`), nil for a key the
+    /// kernel does not have; the player passes libevdev's (`EvdevCodes`).
+    public static func parse(_ text: String, source: String,
+                             canonical: (String) -> String? = { $0 }) throws(InputProblem) -> Keymap {
         var keymap = Keymap()
         var lineOf: [String: Int] = [:]
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -97,11 +101,17 @@ public struct Keymap: Sendable, Equatable {
             let line = index + 1
             func fail(_ reason: String) -> InputProblem { InputProblem(source: source, line: line, message: reason) }
             guard words.count == 2 else { throw fail("expected \"KEY_NAME action\", found \(words.count) words") }
-            let (key, name) = (words[0], words[1])
-            guard isKeyName(key) else {
-                throw fail("\"\(key)\" is not a key name (KEY_*, BTN_*, SWIPE_UP or SWIPE_DOWN)")
+            let (written, name) = (words[0], words[1])
+            guard isKeyName(written) else {
+                throw fail("\"\(written)\" is not a key name (KEY_*, BTN_*, SWIPE_UP or SWIPE_DOWN)")
             }
-            if let first = lineOf[key] { throw fail("\(key) is already bound on line \(first)") }
+            let swipe = written.hasPrefix("SWIPE_")
+            guard let key = swipe ? written : canonical(written) else {
+                throw fail("the kernel has no key named \(written)")
+            }
+            if let first = lineOf[key] {
+                throw fail("\(written)\(key == written ? "" : " (\(key))") is already bound on line \(first)")
+            }
             lineOf[key] = line
             if name == "none" {
                 keymap.unbound.insert(key)
@@ -116,8 +126,9 @@ public struct Keymap: Sendable, Equatable {
 
     /// The keymap of a file as the player uses it: `defaults` with the file's
     /// bindings laid over them (`Keymap.defaults.merging(parse(text))`).
-    public static func load(_ text: String, source: String) throws(InputProblem) -> Keymap {
-        defaults.merging(try parse(text, source: source))
+    public static func load(_ text: String, source: String,
+                            canonical: (String) -> String? = { $0 }) throws(InputProblem) -> Keymap {
+        defaults.merging(try parse(text, source: source, canonical: canonical))
     }
 
     /// Bindings for keyboards, IR remotes, HDMI-CEC remotes, gamepads and touch.

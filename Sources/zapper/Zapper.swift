@@ -140,10 +140,10 @@ struct Zapper: ParsableCommand {
             }
         }
         if let script {
-            options.script = try read(script, "script") { try ScriptParser.parse($0, source: script) }
+            options.script = try read(script, "script") { try ScriptParser.parse($0, source: script, canonical: EvdevCodes.canonicalKeyName) }
         }
         if let keymap = keymap ?? settings.keymap {
-            options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap) }
+            options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap, canonical: EvdevCodes.canonicalKeyName) }
         }
 
         let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))

@@ -68,3 +68,28 @@ import ZapperInput
         #expect(translator.translate(key("BTN_A", 1))?.name == EvdevCodes.canonicalKeyName("BTN_A"))
     }
 }
+
+/// Keymap and script key names against libevdev's tables, as `zapper` reads them.
+@Suite struct KernelKeyNameTests {
+    @Test func everyDefaultKeyIsTheNameItsEventsCarry() {
+        for key in Keymap.defaults.bindings.keys where !key.hasPrefix("SWIPE_") {
+            #expect(EvdevCodes.canonicalKeyName(key) == key, "\(key)")
+        }
+    }
+
+    @Test func anAliasIsBoundByItsEventNameAndATypoIsRefusedWithItsLine() throws {
+        let keymap = try Keymap.load("BTN_A ok\nKEY_RED panel", source: "remote.keymap", canonical: EvdevCodes.canonicalKeyName)
+        #expect(keymap["BTN_SOUTH"] == .ok)
+        #expect(keymap["BTN_A"] == nil)
+        #expect(keymap["KEY_RED"] == .panel)
+        do {
+            _ = try Keymap.load("KEY_UP up\nKEY_CHANELUP channel-up", source: "remote.keymap", canonical: EvdevCodes.canonicalKeyName)
+            Issue.record("a key the kernel does not have was accepted")
+        } catch {
+            #expect(error.description == "remote.keymap:2: the kernel has no key named KEY_CHANELUP")
+        }
+        #expect(throws: InputProblem.self) {
+            try ScriptParser.parse("press KEY_CHANELUP", source: "s", canonical: EvdevCodes.canonicalKeyName)
+        }
+    }
+}

@@ -33,6 +33,22 @@ import Testing
         }
     }
 
+    /// A key is bound by the name its events carry (`canonical`), and one the kernel does not
+    /// have is refused with its line, as is a second name for a key already bound.
+    @Test func keysAreBoundByTheirCanonicalNameAndUnknownOnesRefused() throws {
+        let canonical: (String) -> String? = { ["BTN_A": "BTN_SOUTH", "BTN_SOUTH": "BTN_SOUTH", "KEY_RED": "KEY_RED"][$0] }
+        let keymap = try Keymap.parse("BTN_A ok\nKEY_RED panel\nSWIPE_UP back", source: "k", canonical: canonical)
+        #expect(keymap.bindings == ["BTN_SOUTH": .ok, "KEY_RED": .panel, "SWIPE_UP": .back])
+        for (text, reason) in [("KEY_RED ok\nKEY_REDD ok", "k:2: the kernel has no key named KEY_REDD"),
+                               ("BTN_SOUTH ok\nBTN_A back", "k:2: BTN_A (BTN_SOUTH) is already bound on line 1")] {
+            #expect(throws: InputProblem.self, "\(text)") { try Keymap.parse(text, source: "k", canonical: canonical) }
+            do { _ = try Keymap.parse(text, source: "k", canonical: canonical) } catch { #expect(error.description == reason) }
+        }
+        let script = try ScriptParser.parse("press BTN_A", source: "s", canonical: canonical)
+        #expect(script.map(\.command) == [.press(key: "BTN_SOUTH")])
+        #expect(throws: InputProblem.self) { try ScriptParser.parse("hold KEY_REDD 100", source: "s", canonical: canonical) }
+    }
+
     @Test func aFileOverridesExtendsAndUnbindsDefaultsPerKey() throws {
         let file = try Keymap.parse("""
             # my remote

@@ -23,7 +23,8 @@ import Testing
     }
 
     @Test(arguments: [("jump 3", "unknown command \"jump\""), ("wait", "usage: wait MS"), ("wait soon", "needs a duration"),
-                      ("snapshot out.jpg", "PATH.png"), ("quit now", "usage: quit"), ("hold KEY_UP", "usage: hold KEY_NAME MS")])
+                      ("snapshot out.jpg", "PATH.png"), ("quit now", "usage: quit"), ("hold KEY_UP", "usage: hold KEY_NAME MS"),
+                      ("press ENTER", "\"ENTER\" is not a key name"), ("hold key_up 300", "not a key name")])
     func refusesBadLinesWithTheirNumber(text: String, reason: String) {
         do {
             _ = try ScriptParser.parse("wait 1\n" + text, source: "s.txt")
