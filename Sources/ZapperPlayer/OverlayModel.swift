@@ -59,7 +59,8 @@ struct OverlayModel {
         if let (content, appearance) = shownBanner { layers.append(.banner(content, appearance: appearance)) }
         if let (content, appearance) = shownCard { layers.append(.interstitial(content, appearance: appearance)) }
         if let (content, appearance) = digits.update(wantedDigits, now: now) { layers.append(.digits(content, appearance: appearance)) }
-        let wantedHint = shownCard == nil && !panelUp ? extras.hint : nil
+        // The hint has the bottom of the screen to itself too: after the banner.
+        let wantedHint = shownCard == nil && shownBanner == nil && !panelUp ? extras.hint : nil
         if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
         if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
         return layers

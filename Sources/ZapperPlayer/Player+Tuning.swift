@@ -21,7 +21,8 @@ extension Player {
                 presented = number
                 if !hintShown, !options.config.signage.noHint, !options.config.signage.panelDisabled {
                     hintShown = true
-                    hintUntil = log.now + Self.hintMilliseconds
+                    // Shown once the banner (up from now) is gone.
+                    hintUntil = max(log.now, tuner.view.banner?.until ?? 0) + Self.hintMilliseconds
                 }
                 keeper.change {
                     $0.lastChannel = number

@@ -1,0 +1,41 @@
+import Testing
+@testable import ZapperCore
+@testable import ZapperPlayer
+
+/// What the overlay puts on screen as the tuner's view changes (pure: no display).
+@Suite struct OverlayModelTests {
+    private let identity: (Int) -> ChannelIdentity = { ChannelIdentity(number: $0, name: "Channel \($0)") }
+    private let programmes: (Int) -> OverlayModel.Programmes = { _ in (nil, nil, nil) }
+
+    private func kinds(_ layers: [OverlayLayer]) -> [String] {
+        layers.map { layer in
+            switch layer {
+            case .banner: "banner"
+            case .hint: "hint"
+            case .logoBug: "bug"
+            case .interstitial: "card"
+            default: "other"
+            }
+        }
+    }
+
+    /// The "swipe up for more" hint and the banner both live at the bottom of the safe area:
+    /// the hint waits for the banner to be gone, then shows.
+    @Test func theHintWaitsForTheBanner() {
+        var model = OverlayModel()
+        let extras = OverlayModel.Extras(hint: "Swipe up for more")
+        let withBanner = TunerView(target: 1, card: nil, digits: nil, banner: TunerBanner(channel: 1, until: 4_000), tuned: 1)
+        for now in stride(from: 0, through: 3_900, by: 100) {
+            let shown = kinds(model.layers(withBanner, now: now, identity: identity, programmes: programmes, extras: extras))
+            #expect(shown.contains("banner") && !shown.contains("hint"), "at \(now) ms: \(shown)")
+        }
+        let afterBanner = TunerView(target: 1, card: nil, digits: nil, banner: nil, tuned: 1)
+        var hintAt: Int?
+        for now in stride(from: 4_000, through: 5_000, by: 20) {
+            let shown = kinds(model.layers(afterBanner, now: now, identity: identity, programmes: programmes, extras: extras))
+            #expect(!(shown.contains("banner") && shown.contains("hint")), "at \(now) ms: \(shown)")
+            if hintAt == nil, shown.contains("hint") { hintAt = now }
+        }
+        #expect(hintAt != nil, "the hint never showed after the banner")
+    }
+}
