@@ -84,6 +84,8 @@ let package = Package(
             "OriginKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // For the kill -9 test of the state file: saves without pause until killed.
+        .executableTarget(name: "zapper-state-writer", dependencies: ["ZapperCore", "ZapperSettings"]),
         // Benchmarks that report, never assert: they start and measure the real binaries.
         .executableTarget(name: "zapper-bench", dependencies: [
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -104,7 +106,7 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
-        .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore"]),
+        .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
     ]
 )
