@@ -8,6 +8,8 @@
                                           something now covers the channel: its colour fills at
                                           least 10 points less of the screen than BEFORE (the
                                           channel's moving pattern only moves, so it does not count)
+  screens.py console FILE.ppm            no console text: the top 40 % of the screen (above any
+                                          card or panel Zapper draws) is not text on black
   screens.py png FILE.ppm FILE.png        a PNG copy to look at
 
 Prints what it measured; exits 1 when the check fails.
@@ -65,6 +67,35 @@ def card_panel(width, height):
     return x, y, w, h
 
 
+# The Linux console's (and the VGA BIOS's) 16 colours, black left out: text, cursor and
+# systemd's coloured status words are drawn in exactly these (components 0, 85, 170 or 255; VGA
+# text mode's 6-bit palette gives 84, 168 and 252).
+LEVELS = {0, 84, 85, 168, 170, 252, 255}
+
+
+def console_text(image):
+    """What of the top 40 % of the screen looks like console text: (share of it that is black,
+    pixels in a console colour). Text is a few such pixels on black; a picture is not black."""
+    width, height, pixels = image
+    top = pixels[:width * int(height * 0.4) * 3]
+    if top.count(0) == len(top):
+        return 1.0, 0
+    black = coloured = 0
+    for i in range(0, len(top), 3):
+        p = (top[i], top[i + 1], top[i + 2])
+        if max(p) <= 8:
+            black += 1
+        elif p[0] in LEVELS and p[1] in LEVELS and p[2] in LEVELS:
+            coloured += 1
+    return black / (len(top) // 3), coloured
+
+
+def shows_console_text(image):
+    black, coloured = console_text(image)
+    # A blinking cursor alone is 16 pixels; zapper draws nothing up there before its first picture.
+    return black >= 0.9 and coloured >= 8
+
+
 def hex_colour(text):
     text = text.lstrip("#")
     return tuple(int(text[i:i + 2], 16) for i in (0, 2, 4))
@@ -87,6 +118,12 @@ def main(argv):
         then = share(samples(before, 0, 0, before[0], before[1]), target)
         print(f"{path}: #{argv[4].lstrip('#')} fills {now:.0%} of the screen, {then:.0%} in {argv[3]}")
         return 0 if now <= then - 0.10 else 1
+    if command == "console":
+        black, coloured = console_text(image)
+        text = shows_console_text(image)
+        print(f"{path}: {width}x{height}, top 40 %: {black:.0%} black, {coloured} pixels in console colours"
+              f"{': console text' if text else ''}")
+        return 1 if text else 0
     target = hex_colour(argv[3])
     if command == "colour":
         seen = share(samples(image, 0, 0, width, height), target)

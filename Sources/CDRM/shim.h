@@ -27,6 +27,8 @@ static inline int zapper_vt_active(int fd) {
 }
 static inline int zapper_kd_get_mode(int fd, int *mode) { return ioctl(fd, KDGETMODE, mode); }
 static inline int zapper_kd_set_mode(int fd, int mode) { return ioctl(fd, KDSETMODE, (unsigned long)mode); }
+static inline int zapper_kd_get_keyboard_mode(int fd, int *mode) { return ioctl(fd, KDGKBMODE, mode); }
+static inline int zapper_kd_set_keyboard_mode(int fd, int mode) { return ioctl(fd, KDSKBMODE, (unsigned long)mode); }
 static inline int zapper_vt_set_process_mode(int fd, int release_signal, int acquire_signal) {
     struct vt_mode mode = {0};
     mode.mode = VT_PROCESS;

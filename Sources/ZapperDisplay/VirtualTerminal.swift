@@ -3,7 +3,10 @@ import Glibc
 
 /// The active virtual terminal, put into graphics mode so that no console text
 /// (kernel messages, a getty's prompt, the blinking cursor) is drawn over the
-/// picture, and back into its previous mode on exit.
+/// picture, with its keyboard off (keys reach Zapper through libinput; the
+/// console would otherwise echo them into its text, to be seen whenever the
+/// console shows again: after a crash, before the restart), and back into its
+/// previous modes on exit.
 ///
 /// VT switching (Ctrl+Alt+Fn): after `enableSwitchSignals`, the kernel asks by
 /// sending `releaseSignal` before switching away and `acquireSignal` after
@@ -43,13 +46,21 @@ public final class VirtualTerminal {
             close(fd)
             return nil
         }
-        return VirtualTerminal(path: path, fd: fd, previousMode: mode)
+        var keyboardMode: Int32 = 0
+        if zapper_kd_get_keyboard_mode(fd, &keyboardMode) != 0 || zapper_kd_set_keyboard_mode(fd, Int32(K_OFF)) != 0 {
+            log("VT: KDSKBMODE K_OFF on \(path) failed (\(String(cString: strerror(errno)))); keys may be echoed on the console")
+            keyboardMode = -1
+        }
+        return VirtualTerminal(path: path, fd: fd, previousMode: mode, previousKeyboardMode: keyboardMode)
     }
 
-    private init(path: String, fd: Int32, previousMode: Int32) {
+    private let previousKeyboardMode: Int32
+
+    private init(path: String, fd: Int32, previousMode: Int32, previousKeyboardMode: Int32) {
         self.path = path
         self.fd = fd
         self.previousMode = previousMode
+        self.previousKeyboardMode = previousKeyboardMode
     }
 
     deinit {
@@ -81,5 +92,8 @@ public final class VirtualTerminal {
         restored = true
         if processSwitching { _ = zapper_vt_set_auto_mode(fd) }
         _ = zapper_kd_set_mode(fd, previousMode == Int32(KD_GRAPHICS) ? Int32(KD_TEXT) : previousMode)
+        if previousKeyboardMode >= 0 {
+            _ = zapper_kd_set_keyboard_mode(fd, previousKeyboardMode == Int32(K_OFF) ? Int32(K_UNICODE) : previousKeyboardMode)
+        }
     }
 }
