@@ -17,8 +17,11 @@ extension Player {
             audio.withhold(gate.isLocked)
             return
         }
-        parentalCheckDue = now + 1000
         let programme = guide?.programme(for: playing, at: date)
+        // Again in a second (a guide that arrives, a timeout), or right at the programme's end: the
+        // next programme's rating applies from its first frame.
+        let untilEnd = programme.map { max(0, Int(($0.stop.timeIntervalSince(date) * 1000).rounded(.up))) }
+        parentalCheckDue = now + min(1000, untilEnd ?? 1000)
         report(gate.update(channel: playing.number, channelRating: playing.rating, programmeRating: programme?.rating, now: now))
         audio.withhold(gate.isLocked)
     }

@@ -220,6 +220,65 @@ struct LockAndStateTests {
         #expect(try panel.dominantTone(samples[(samples.count - 2 * 96_000)...]) == channel.audio[0].toneHz)
     }
 
+    /// A programme rated in the guide (the lineup gives no ratings; the origin's XMLTV rates
+    /// channel 6's films TV-PG to TV-MA) over a limit of 7: channel 1 (TV-G) plays, channel 6
+    /// is locked, dark and silent.
+    @Test func aProgrammeRatedInTheGuideIsLocked() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-guide-lock-\(UUID().uuidString).toml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "[parental]\nmax-rating = 7\n".write(to: config, atomically: true, encoding: .utf8)
+        let lineup = try playback.demoLineup()
+        try #require(!lineup.contains("tvg-rating"), "the demo lineup rates channels itself")
+        let run = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720", "--config", config.path], script: """
+            wait-event first-frame 20000
+            wait 3000
+            snapshot $DIR/news.png
+            press KEY_6
+            wait-event locked 20000
+            wait 4000
+            snapshot $DIR/locked.png
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        let locked = try #require(run.named("locked").first)
+        #expect(locked["channel"] as? Int == 6)
+        #expect(["TV-PG", "TV-14", "TV-MA"].contains(locked["rating"] as? String ?? ""), "\(locked)")
+        #expect(run.named("locked").count == 1, "channel 1 (TV-G) was locked too")
+        let shots = run.named("snapshot").compactMap { $0["path"] as? String }
+        try #require(shots.count == 2)
+        #expect(try playback.showsChannel(shots[0], 1))
+        let dark = try playback.medianColour(shots[1])
+        #expect(dark.0 + dark.1 + dark.2 < 90, "the locked screen shows \(dark)")
+        // Channel 1's tone before the press; nothing from a second after the lock on.
+        let samples = panel.pcm(run)
+        let pressed = try #require(run.named("key").first?["t_ms"] as? Int) * 96
+        let lockedAt = try panel.time(run, "locked") * 96
+        try #require(pressed > 2 * 96_000 && samples.count > lockedAt + 3 * 96_000)
+        #expect(try panel.dominantTone(samples[(pressed - 2 * 96_000)..<pressed]) == Repo.catalog().channel(number: 1)?.audio[0].toneHz)
+        #expect(samples[(lockedAt + 96_000)...].allSatisfy { abs(Int($0)) < 4 }, "sound came out while locked")
+    }
+
+    /// Signage: started muted, the panel never opens (Up does nothing) and no hint.
+    @Test func signageStartsMutedWithoutThePanel() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-signage-\(UUID().uuidString).toml")
+        defer { try? FileManager.default.removeItem(at: config) }
+        try "[signage]\nstart-muted = true\npanel-disabled = true\nno-hint = true\n".write(to: config, atomically: true, encoding: .utf8)
+        let run = try await LaunchedZapper(lineup: try playback.demoLineup(), arguments: ["--channel", "1", "--config", config.path], script: """
+            wait-event first-frame 20000
+            wait 1000
+            press KEY_UP
+            press KEY_MENU
+            wait 3000
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("key").count == 2)
+        #expect(run.named("panel-opened").isEmpty, "the panel opened on a signage screen")
+        let samples = panel.pcm(run)
+        try #require(samples.count > 96_000 * 3)
+        #expect(samples.allSatisfy { abs(Int($0)) < 4 }, "sound came out of a screen started muted")
+    }
+
     /// The last channel and the volume come back at the next start.
     @Test func theLastChannelAndVolumeComeBack() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-state-\(UUID().uuidString)")
