@@ -30,6 +30,8 @@ public struct Tuner: Sendable {
     private var targetReason: TuneReason = .start
     /// When the viewer asked for the target (for zap times).
     private var askedAt: Int?
+    /// When the key behind the input being handled reached the player.
+    private var inputPressedAt = 0
     /// The channel on screen, and the one on screen before it.
     private var tuned: Int?
     private var previousTuned: Int?
@@ -98,10 +100,13 @@ public struct Tuner: Sendable {
     }
 
     /// Applies `input` at time `now` and returns what the player must do, in order.
-    public mutating func handle(_ input: TunerInput, now: Int) -> [TunerEffect] {
+    /// `pressedAt`: when the key behind `input` reached the player, a moment before the frame
+    /// loop handles it at `now`; a zap's time counts from there (default `now`).
+    public mutating func handle(_ input: TunerInput, now: Int, pressedAt: Int? = nil) -> [TunerEffect] {
         var out: [TunerEffect] = []
         begun = true
         fireTimers(upTo: now, &out)
+        inputPressedAt = min(pressedAt ?? now, now)
         apply(input, now: now, &out)
         tuneIfWanted(now: now, &out)
         return out
@@ -206,7 +211,7 @@ public struct Tuner: Sendable {
         banner = nil
         target = channel
         targetReason = reason
-        askedAt = now
+        askedAt = inputPressedAt
         if target != tuned {
             interstitial = target
             out.append(.interstitialShown(channel: target))

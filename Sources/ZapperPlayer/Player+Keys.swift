@@ -2,12 +2,13 @@ import ZapperCore
 
 /// What each action does while the video is up.
 extension Player {
-    func perform(_ routed: KeyRouter.Routed, now: Int) {
+    /// `arrived`: when the key reached the player (zap times count from there).
+    func perform(_ routed: KeyRouter.Routed, now: Int, arrived: Int? = nil) {
         switch routed {
         case .pressed(let action):
             // A locked channel's PIN takes digits first, then the panel its keys.
             if parentalTakes(action, now: now) || panelTakes(action, now: now) { return }
-            press(action, now: now, held: false)
+            press(action, now: now, held: false, arrived: arrived)
         case .repeated(let action):
             if panel.isOpen, panelTakes(action, now: now) { return }
             press(action, now: now, held: true)
@@ -24,15 +25,15 @@ extension Player {
         }
     }
 
-    private func press(_ action: Action, now: Int, held: Bool) {
+    private func press(_ action: Action, now: Int, held: Bool, arrived: Int? = nil) {
         if let delta = flipDelta(action) {
-            apply(tuner.handle(.flip(delta: delta, held: held), now: now))
+            apply(tuner.handle(.flip(delta: delta, held: held), now: now, pressedAt: arrived))
             return
         }
         switch action {
-        case .digit(let digit): apply(tuner.handle(.digit(digit), now: now))
-        case .ok: apply(tuner.handle(.ok, now: now))
-        case .lastChannel, .back: apply(tuner.handle(.lastChannel, now: now))
+        case .digit(let digit): apply(tuner.handle(.digit(digit), now: now, pressedAt: arrived))
+        case .ok: apply(tuner.handle(.ok, now: now, pressedAt: arrived))
+        case .lastChannel, .back: apply(tuner.handle(.lastChannel, now: now, pressedAt: arrived))
         case .info: apply(tuner.handle(.info, now: now))
         case .volumeUp, .volumeDown:
             let level = audio.level

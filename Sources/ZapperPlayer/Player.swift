@@ -193,7 +193,7 @@ public final class Player {
     private func handle(_ news: News, now: Int) {
         switch news {
         case let .key(event, arrived):
-            for action in keys.handle(event, now: now, arrived: arrived, log: log) { perform(action, now: now) }
+            for action in keys.handle(event, now: now, arrived: arrived, log: log) { perform(action, now: now, arrived: arrived) }
         case .failed(let serial, let reason):
             apply(tuner.handle(.tuneFailed(serial: serial, reason: FailureWords.describe(reason)), now: now))
         }

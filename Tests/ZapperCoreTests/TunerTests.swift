@@ -28,6 +28,18 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         #expect(tuner.view.banner == nil && tuner.nextDeadline == nil)
     }
 
+    /// The frame loop handles a key a moment after it arrived: the zap counts from its arrival.
+    @Test func aZapCountsFromWhenTheKeyArrived() {
+        var (tuner, _) = startedTuner()
+        _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
+        let flipped = tuner.handle(.flip(delta: 1, held: false), now: 1_000, pressedAt: 988)
+        #expect(startedSerial(flipped) == 2)
+        #expect(tuner.handle(.tuneSucceeded(serial: 2), now: 1_050).first == .presented(channel: 3, serial: 2, zapMilliseconds: 62))
+        // A time after `now` is not believed.
+        _ = tuner.handle(.flip(delta: 1, held: false), now: 2_000, pressedAt: 2_500)
+        #expect(tuner.handle(.tuneSucceeded(serial: 3), now: 2_040).first == .presented(channel: 5, serial: 3, zapMilliseconds: 40))
+    }
+
     @Test func aPressMovesTheTargetAtOnceAndCancelsTheOlderTune() {
         var (tuner, _) = startedTuner()
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
