@@ -28,6 +28,39 @@ extension ZapperPlaybackTests {
         return try await runZapper(lineup: lineup, arguments: ["--channel", "2", "--size", "1280x720"], script: script)
     }
 
+    /// Holding CH+ flips on and on, faster the longer it is held, with the card following; only
+    /// the channel where it is released is tuned (besides the first press's own tune).
+    @Test func holdingChannelUpFlipsOnAndTunesWhereItIsReleased() async throws {
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "1", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            hold KEY_CHANNELUP 1100
+            wait-event interstitial-dismissed 15000
+            wait 300
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let pressed = try #require(run.named("key").first?["t_ms"] as? Int)
+        let shown = run.named("interstitial-shown").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }.compactMap { $0["channel"] as? Int }
+        let tunes = run.named("tune").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
+        let last = try #require(shown.last)
+        // The press and three or four repeats (the first after 400 ms, then faster: at 600, 783,
+        // 950 ms), the card on each channel up the lineup.
+        #expect(shown.count >= 4 && shown == Array(2..<(2 + shown.count)), "cards: \(shown); \(timeline(run))")
+        #expect(tunes.compactMap { $0["channel"] as? Int } == [2, last], "tunes: \(timeline(run))")
+        #expect(tunes.allSatisfy { $0["reason"] as? String == "next" })
+        #expect((tunes.last?["t_ms"] as? Int ?? 0) >= pressed + 1100, "tuned before the key was released")
+        #expect(run.named("first-frame").last?["channel"] as? Int == last)
+        let dismissed = run.named("interstitial-dismissed").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
+        // (Channel 2, warm, may be on screen before the first repeat.)
+        #expect(dismissed.dropLast().allSatisfy { $0["result"] as? String == "superseded" || $0["channel"] as? Int == 2 }, "\(dismissed)")
+        #expect(dismissed.last?["channel"] as? Int == last && dismissed.last?["result"] as? String == "ok")
+        // Faster the longer it is held: the last step came sooner after the one before than the first repeat.
+        let times = run.named("interstitial-shown").compactMap { $0["t_ms"] as? Int }.filter { $0 >= pressed }
+        let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+        #expect(gaps.count >= 3 && gaps.last! < gaps.first! - 100, "steps \(gaps) ms apart")
+    }
+
     @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() async throws {
         let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
