@@ -300,6 +300,34 @@ struct LockAndStateTests {
         #expect(second.named("tune").first?["channel"] as? Int == 3, "\(second.stderr)")
     }
 
+    /// Channel 1's subtitle choice and the picture mode come back from the state directory at
+    /// start, with no key pressed: its English cues show, and at 1024x768 the 16:9 picture fills
+    /// the screen (`fill`) instead of sitting between black bars (`fit`).
+    @Test func theSubtitleChoiceAndPictureModeComeBack() async throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        let saved = ZapperState(lastChannel: 1, lastChannelKey: "tvg:red.zapper", subtitles: ["tvg:red.zapper": "en"], picture: .fill)
+        try saved.encoded().write(to: state.appendingPathComponent("state.json"))
+        let run = try await LaunchedZapper(lineup: try playback.demoLineup(), arguments: ["--state-dir", state.path, "--size", "1024x768"], script: """
+            wait-event first-frame 20000
+            wait-event subtitle 15000
+            wait 500
+            snapshot $DIR/filled.png
+            quit
+            """).finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("tune").first?["channel"] as? Int == 1)
+        #expect(run.named("key").isEmpty)
+        let cue = try #require(run.named("subtitle").first?["text"] as? String)
+        #expect(cue.contains("en"), "\(cue)")
+        let shot = try #require(run.named("snapshot").first?["path"] as? String)
+        let top = try playback.medianColour(shot, crop: Rect(x: 400, y: 4, width: 224, height: 40))
+        let expected = try #require(try Repo.catalog().channel(number: 1)?.rgb)
+        #expect(abs(top.0 - Int(expected.red)) + abs(top.1 - Int(expected.green)) + abs(top.2 - Int(expected.blue)) < 60,
+                "the top of the screen is \(top), not the picture: fit, not fill")
+    }
+
     /// kill -9 at random moments while the player saves its state (volume keys and
     /// channel changes all the time): the state file is always whole.
     @Test func killedWhileSavingLeavesAWholeStateFile() async throws {
