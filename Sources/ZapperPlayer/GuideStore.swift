@@ -11,18 +11,20 @@ final class GuideStore: @unchecked Sendable {
     private var guide: Guide?
     private let source: String
     private let channelIDs: Set<String>
-    static let refreshSeconds = 3600.0
+    private let refreshSeconds: Double
 
-    init(source: String, lineup: [LineupChannel]) {
+    init(source: String, lineup: [LineupChannel], refreshSeconds: Double = 3600) {
         self.source = source
+        self.refreshSeconds = refreshSeconds
         channelIDs = Set(lineup.compactMap(\.guideID))
     }
 
     func start() {
+        let pause = refreshSeconds
         Task.detached { [weak self] in
             while let self {
                 await self.refresh()
-                try? await Task.sleep(for: .seconds(Self.refreshSeconds))
+                try? await Task.sleep(for: .seconds(pause))
             }
         }
     }
