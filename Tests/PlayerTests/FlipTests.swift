@@ -61,6 +61,36 @@ extension ZapperPlaybackTests {
         #expect(gaps.count >= 3 && gaps.last! < gaps.first! - 100, "steps \(gaps) ms apart")
     }
 
+    /// Never a black flash: every picture put on screen around five flips (warm and cold, up and
+    /// down, `--trace-frames` gives each one's mean brightness) is a channel's, none black.
+    @Test func flippingNeverPutsABlackPictureOnScreen() async throws {
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "640x360", "--trace-frames"], script: """
+            wait-event first-frame 20000
+            wait 500
+            press KEY_CHANNELUP
+            wait-event interstitial-dismissed 15000
+            wait 300
+            press KEY_CHANNELUP
+            wait-event interstitial-dismissed 15000
+            wait 300
+            press KEY_6
+            wait-event interstitial-dismissed 15000
+            wait 300
+            press KEY_CHANNELDOWN
+            wait-event interstitial-dismissed 15000
+            wait 300
+            press KEY_BACK
+            wait-event interstitial-dismissed 15000
+            wait 500
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named("first-frame").compactMap { $0["channel"] as? Int } == [2, 3, 4, 6, 5, 6], "\(timeline(run))")
+        let lumas = run.named("frame").compactMap { $0["luma"] as? Int }
+        try #require(lumas.count > 50)
+        #expect(lumas.min()! > 40, "a picture with mean brightness \(lumas.min()!) was shown: \(lumas.sorted().prefix(10))")
+    }
+
     @Test func nextShowsTheCardThenTheNextChannelThenDismissesIt() async throws {
         let run = try await runZapper(lineup: try demoLineup(), arguments: ["--channel", "2", "--size", "1280x720"], script: """
             wait-event first-frame 20000
