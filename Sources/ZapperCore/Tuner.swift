@@ -30,8 +30,6 @@ public struct Tuner: Sendable {
     private var targetReason: TuneReason = .start
     /// When the viewer asked for the target (for zap times).
     private var askedAt: Int?
-    /// When the key behind the input being handled reached the player.
-    private var inputPressedAt = 0
     /// The channel on screen, and the one on screen before it.
     private var tuned: Int?
     private var previousTuned: Int?
@@ -106,15 +104,14 @@ public struct Tuner: Sendable {
         var out: [TunerEffect] = []
         begun = true
         fireTimers(upTo: now, &out)
-        inputPressedAt = min(pressedAt ?? now, now)
-        apply(input, now: now, &out)
+        apply(input, now: now, pressedAt: min(pressedAt ?? now, now), &out)
         tuneIfWanted(now: now, &out)
         return out
     }
 
     // MARK: - Inputs
 
-    private mutating func apply(_ input: TunerInput, now: Int, _ out: inout [TunerEffect]) {
+    private mutating func apply(_ input: TunerInput, now: Int, pressedAt: Int, _ out: inout [TunerEffect]) {
         switch input {
         case .tick, .tuneSucceeded, .tuneFailed: break
         default: missing = nil
@@ -125,7 +122,7 @@ public struct Tuner: Sendable {
             let index = channels.firstIndex(of: target) ?? 0
             let count = channels.count
             let next = channels[((index + delta) % count + count) % count]
-            moveTarget(to: next, reason: delta < 0 ? .previous : .next, now: now, &out)
+            moveTarget(to: next, reason: delta < 0 ? .previous : .next, now: now, askedAt: pressedAt, &out)
             settleAt = held ? now + settings.settleDelay : nil
         case .tick:
             break
@@ -136,21 +133,21 @@ public struct Tuner: Sendable {
             digits += String(digit)
             entryDeadline = now + settings.entryTimeout
             let longer = channels.contains { String($0).count > digits.count && String($0).hasPrefix(digits) }
-            if !longer || digits.count >= settings.maxDigits { commitEntry(now: now, &out) }
+            if !longer || digits.count >= settings.maxDigits { commitEntry(now: now, askedAt: pressedAt, &out) }
         case .ok:
-            if !digits.isEmpty { commitEntry(now: now, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
+            if !digits.isEmpty { commitEntry(now: now, askedAt: pressedAt, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
         case .lastChannel:
             digits = ""; entryDeadline = nil
             let recall = tuned != target ? tuned : previousTuned
             guard let recall, channels.contains(recall) else { return }
-            moveTarget(to: recall, reason: .last, now: now, &out)
+            moveTarget(to: recall, reason: .last, now: now, askedAt: pressedAt, &out)
             settleAt = nil
         case .retry:
             if failure != nil { retryNow(now: now, &out) }
         case .select(let number):
             digits = ""; entryDeadline = nil
             guard channels.contains(number) else { return }
-            moveTarget(to: number, reason: .list, now: now, &out)
+            moveTarget(to: number, reason: .list, now: now, askedAt: pressedAt, &out)
             settleAt = nil
         case .info:
             showBanner(now: now)
@@ -169,12 +166,13 @@ public struct Tuner: Sendable {
         }
     }
 
-    private mutating func commitEntry(now: Int, _ out: inout [TunerEffect]) {
+    /// `askedAt`: when the viewer asked (a key, or the entry's pause running out).
+    private mutating func commitEntry(now: Int, askedAt asked: Int, _ out: inout [TunerEffect]) {
         let typed = digits
         digits = ""; entryDeadline = nil
         guard let number = Int(typed) else { return }
         if channels.contains(number) {
-            moveTarget(to: number, reason: .number, now: now, &out)
+            moveTarget(to: number, reason: .number, now: now, askedAt: asked, &out)
             settleAt = nil
         } else {
             missing = (number, now + settings.bannerDuration)
@@ -195,7 +193,7 @@ public struct Tuner: Sendable {
         active == nil && failure == nil && (target != tuned || tunedStopped)
     }
 
-    private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, _ out: inout [TunerEffect]) {
+    private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, askedAt asked: Int, _ out: inout [TunerEffect]) {
         if channel == target {
             // Asking again for a failed target retries it; otherwise nothing changes.
             if failure != nil { retryNow(now: now, &out); targetReason = reason }
@@ -211,7 +209,7 @@ public struct Tuner: Sendable {
         banner = nil
         target = channel
         targetReason = reason
-        askedAt = inputPressedAt
+        askedAt = asked
         if target != tuned {
             interstitial = target
             out.append(.interstitialShown(channel: target))
@@ -268,7 +266,7 @@ public struct Tuner: Sendable {
     private mutating func fireTimers(upTo now: Int, _ out: inout [TunerEffect]) {
         tuneIfWanted(now: now, &out)
         while let due = timerDeadline, due <= now {
-            if let at = entryDeadline, at <= due { commitEntry(now: at, &out) }
+            if let at = entryDeadline, at <= due { commitEntry(now: at, askedAt: at, &out) }
             if let at = settleAt, at <= due { settleAt = nil }
             if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
             if let tune = active, tune.deadline <= due {
