@@ -15,12 +15,16 @@ final class InputLoop: @unchecked Sendable {
     /// What libevdev reads: gamepads, and everything when libinput is out.
     private let evdevKinds: [(property: String, kind: EvdevDevice.Kind)]
     private var evdev: [EvdevDevice] = []
+    /// HDMI-CEC adapters: claimed for the TV remote when free, watched for the log.
+    private var cec: [CECAdapter] = []
+    private let claimCEC: Bool
     /// Keys that came with the first dispatch, before the thread ran: `onKey` is for the input thread only.
     private var early: [KeyEvent] = []
 
-    init(seat seatName: String, wake: Int32, devices: DeviceList,
+    init(seat seatName: String, wake: Int32, devices: DeviceList, claimCEC: Bool,
          log: @escaping @Sendable (String) -> Void, onKey: @escaping @Sendable (KeyEvent) -> Void) {
         self.wake = wake
+        self.claimCEC = claimCEC
         self.devices = devices
         self.log = log
         self.onKey = onKey
@@ -63,6 +67,11 @@ final class InputLoop: @unchecked Sendable {
                     log("input: cannot list \(property) devices: \(error)")
                 }
             }
+            do {
+                for devnode in try udev.devnodes(subsystem: "cec") { openCEC(devnode) }
+            } catch {
+                log("input: cannot list HDMI-CEC adapters: \(error)")
+            }
         }
     }
 
@@ -76,6 +85,8 @@ final class InputLoop: @unchecked Sendable {
             if let monitor { fds.append(pollfd(fd: monitor.fd, events: Int16(POLLIN), revents: 0)) }
             let open = evdev
             for device in open { fds.append(pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)) }
+            let adapters = cec
+            for adapter in adapters { fds.append(pollfd(fd: adapter.fd, events: Int16(POLLPRI), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 {
                 if errno == EINTR { continue }
@@ -98,6 +109,12 @@ final class InputLoop: @unchecked Sendable {
                 if let error, evdev.contains(where: { $0 === device }) {
                     close(device, reason: "\(error)")
                 }
+            }
+            index += open.count
+            for (offset, adapter) in adapters.enumerated() where fds[index + offset].revents != 0 {
+                let (lines, error) = adapter.stateChanges()
+                lines.forEach(log)
+                if let error { closeCEC(adapter.devnode, reason: "\(error)") }
             }
         }
     }
@@ -129,6 +146,10 @@ final class InputLoop: @unchecked Sendable {
                     device.releaseAll().forEach(onKey)
                     close(device, reason: "unplugged")
                 }
+            case .cecAdded(let devnode):
+                openCEC(devnode)
+            case .cecRemoved(let devnode):
+                closeCEC(devnode, reason: "unplugged")
             }
         }
     }
@@ -144,6 +165,21 @@ final class InputLoop: @unchecked Sendable {
         } catch {
             log("input: cannot open \(device.devnode): \(error)")
         }
+    }
+
+    private func openCEC(_ devnode: String) {
+        guard !cec.contains(where: { $0.devnode == devnode }) else { return }
+        do {
+            cec.append(try CECAdapter(devnode: devnode, claim: claimCEC, log: log))
+        } catch {
+            log("input: cannot open HDMI-CEC adapter \(devnode): \(error)")
+        }
+    }
+
+    private func closeCEC(_ devnode: String, reason: String) {
+        guard let index = cec.firstIndex(where: { $0.devnode == devnode }) else { return }
+        log("input: HDMI-CEC \"\(cec[index].name)\" at \(devnode) gone (\(reason))")
+        cec.remove(at: index)
     }
 
     private func close(_ device: EvdevDevice, reason: String) {

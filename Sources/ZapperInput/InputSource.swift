@@ -7,7 +7,8 @@ import ZapperCore
 
 /// Every input device of the box, read on a dedicated thread: keyboards, IR
 /// remotes, CEC and touchscreens through libinput's udev seat; gamepads and
-/// joysticks (which libinput ignores) through libevdev, with udev hotplug.
+/// joysticks (which libinput ignores) through libevdev, with udev hotplug; and
+/// the HDMI-CEC adapters, claimed so the TV sends its remote's keys at all.
 /// Each key press and release reaches `onKey` on the input thread; the
 /// caller queues it for its own loop.
 ///
@@ -27,16 +28,18 @@ public final class InputSource: Sendable {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
-    /// Opens the seat and the gamepads present now, then starts the input thread.
-    /// Throws only when the thread's wake-up fd cannot be made.
-    public init(seat: String = "seat0", log: @escaping @Sendable (String) -> Void = InputSource.standardErrorLog,
+    /// Opens the seat, the gamepads and the HDMI-CEC adapters present now, then starts the input
+    /// thread. `claimCEC`: claim a playback address on each free CEC adapter so the TV sends its
+    /// remote's keys (`CECClaim`). Throws only when the thread's wake-up fd cannot be made.
+    public init(seat: String = "seat0", claimCEC: Bool = true,
+                log: @escaping @Sendable (String) -> Void = InputSource.standardErrorLog,
                 onKey: @escaping @Sendable (KeyEvent) -> Void) throws(InputError) {
         let wake = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
         guard wake >= 0 else { throw InputError("eventfd") }
         self.wake = wake
         let devices = DeviceList()
         self.devices = devices
-        let loop = InputLoop(seat: seat, wake: wake, devices: devices, log: log, onKey: onKey)
+        let loop = InputLoop(seat: seat, wake: wake, devices: devices, claimCEC: claimCEC, log: log, onKey: onKey)
         seatProblem = loop.seatProblem
         if devices.names.isEmpty { log("input: no input devices yet; waiting for hotplug") }
         let thread = Thread { [finished] in

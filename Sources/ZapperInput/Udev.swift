@@ -14,23 +14,39 @@ final class Udev {
     /// The evdev nodes (`/dev/input/event*`) of the input devices whose udev
     /// property `property` is "1" (e.g. `ID_INPUT_JOYSTICK`).
     func eventNodes(withProperty property: String) throws(InputError) -> [UdevInputDevice] {
+        var found: [UdevInputDevice] = []
+        try scan(subsystem: "input", property: property) { device in
+            if let input = UdevInputDevice(device) { found.append(input) }
+        }
+        return found.sorted { $0.devnode < $1.devnode }
+    }
+
+    /// The device nodes of a subsystem's devices (e.g. "cec": `/dev/cec0`…), sorted.
+    func devnodes(subsystem: String) throws(InputError) -> [String] {
+        var found: [String] = []
+        try scan(subsystem: subsystem) { device in
+            if let node = udev_device_get_devnode(device) { found.append(String(cString: node)) }
+        }
+        return found.sorted()
+    }
+
+    /// Calls `body` with each device of `subsystem` (whose `property` is "1", when given).
+    private func scan(subsystem: String, property: String? = nil, _ body: (OpaquePointer) -> Void) throws(InputError) {
         guard let enumerate = udev_enumerate_new(handle) else { throw InputError("udev_enumerate_new") }
         defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_add_match_property(enumerate, property, "1")
+        udev_enumerate_add_match_subsystem(enumerate, subsystem)
+        if let property { udev_enumerate_add_match_property(enumerate, property, "1") }
         let status = udev_enumerate_scan_devices(enumerate)
         guard status >= 0 else { throw InputError("udev_enumerate_scan_devices", code: status) }
-        var found: [UdevInputDevice] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {
             if let syspath = udev_list_entry_get_name(current),
                let device = udev_device_new_from_syspath(handle, syspath) {
-                if let input = UdevInputDevice(device) { found.append(input) }
+                body(device)
                 udev_device_unref(device)
             }
             entry = udev_list_entry_get_next(current)
         }
-        return found.sorted { $0.devnode < $1.devnode }
     }
 }
 
@@ -58,11 +74,13 @@ struct UdevInputDevice {
     func has(_ property: String) -> Bool { properties[property] == "1" }
 }
 
-/// Input hotplug from udev (after its rules ran, so the properties are set).
+/// Input and HDMI-CEC hotplug from udev (after its rules ran, so the properties are set).
 final class UdevInputMonitor {
     enum Change {
         case added(UdevInputDevice)
         case removed(devnode: String)
+        case cecAdded(devnode: String)
+        case cecRemoved(devnode: String)
     }
 
     private let udev: Udev
@@ -75,6 +93,7 @@ final class UdevInputMonitor {
         self.udev = udev
         self.monitor = monitor
         udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+        udev_monitor_filter_add_match_subsystem_devtype(monitor, "cec", nil)
         let status = udev_monitor_enable_receiving(monitor)
         guard status >= 0 else {
             udev_monitor_unref(monitor)
@@ -87,12 +106,18 @@ final class UdevInputMonitor {
     /// The socket to poll (non-blocking).
     var fd: Int32 { udev_monitor_get_fd(monitor) }
 
-    /// The changes waiting on the socket, evdev nodes only.
+    /// The changes waiting on the socket: evdev nodes and CEC adapters.
     func receive() -> [Change] {
         var changes: [Change] = []
         while let device = udev_monitor_receive_device(monitor) {
             defer { udev_device_unref(device) }
             let action = udev_device_get_action(device).map { String(cString: $0) }
+            if udev_device_get_subsystem(device).map({ String(cString: $0) }) == "cec" {
+                guard let node = udev_device_get_devnode(device).map({ String(cString: $0) }) else { continue }
+                if action == "add" { changes.append(.cecAdded(devnode: node)) }
+                if action == "remove" { changes.append(.cecRemoved(devnode: node)) }
+                continue
+            }
             guard let input = UdevInputDevice(device) else { continue }
             switch action {
             case "add": changes.append(.added(input))

@@ -60,6 +60,10 @@ struct Zapper: ParsableCommand {
     @Option(help: "The mode for --display drm, WIDTHxHEIGHT[@HZ] (default: the connector's preferred).")
     var mode: String?
 
+    @Flag(inversion: .prefixedNo,
+          help: "Claim a playback address on each free HDMI-CEC adapter, so the TV sends its remote's keys.")
+    var cecClaim = true
+
     @Flag(help: "Diagnostics: add a `frame` event per presented picture to the event log.")
     var traceFrames = false
 
@@ -151,7 +155,7 @@ struct Zapper: ParsableCommand {
         let start = channel ?? resumed(state, parsed.channels) ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
         let player = try Player(lineup: parsed.channels, start: start, output: output, options: options)
         Player.stopOnSignals()
-        let input = try? InputSource(log: { say($0) }, onKey: player.keySink)
+        let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
         let code = player.run()
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
