@@ -8,6 +8,8 @@ import Synchronization
 /// the router's replies, faults included: a delay before the answer, a paced
 /// body, a short body, a reset connection or no answer at all.
 public final class OriginHTTPServer: Sendable {
+    /// What the server answers each request with.
+    public typealias Responder = @Sendable (OriginRequest) -> OriginReply
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     public let port: Int
@@ -18,8 +20,16 @@ public final class OriginHTTPServer: Sendable {
         self.port = port
     }
 
-    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving.
+    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving the origin's router,
+    /// made once the port is known.
     public static func start(port: Int, router: @escaping @Sendable (Int) -> OriginRouter,
+                             accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
+        try await start(port: port, responder: { port in router(port).reply(to:) }, accessLog: accessLog)
+    }
+
+    /// Binds 127.0.0.1:`port` (0 picks a free port) and serves the replies of `responder(port)`
+    /// (a test's own small server, say).
+    public static func start(port: Int, responder: @escaping @Sendable (Int) -> Responder,
                              accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let routerBox = RouterBox()
@@ -43,7 +53,7 @@ public final class OriginHTTPServer: Sendable {
             throw error
         }
         let boundPort = channel.localAddress?.port ?? port
-        routerBox.router = router(boundPort)
+        routerBox.router = responder(boundPort)
         return OriginHTTPServer(group: group, channel: channel, port: boundPort)
     }
 
@@ -60,8 +70,8 @@ public final class OriginHTTPServer: Sendable {
 
 /// Set once, right after binding.
 private final class RouterBox: Sendable {
-    private let stored = Mutex<OriginRouter?>(nil)
-    var router: OriginRouter? {
+    private let stored = Mutex<OriginHTTPServer.Responder?>(nil)
+    var router: OriginHTTPServer.Responder? {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
     }
@@ -71,12 +81,12 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let router: OriginRouter
+    private let router: OriginHTTPServer.Responder
     private let accessLog: (@Sendable (String) -> Void)?
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
 
-    init(router: OriginRouter, accessLog: (@Sendable (String) -> Void)?) {
+    init(router: @escaping OriginHTTPServer.Responder, accessLog: (@Sendable (String) -> Void)?) {
         self.router = router
         self.accessLog = accessLog
     }
@@ -95,7 +105,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             let request = OriginRequest(method: head.method.rawValue, path: path,
                                         host: head.headers.first(name: "host"),
                                         body: Data(body.readableBytesView))
-            let reply = router.reply(to: request)
+            let reply = router(request)
             accessLog?("\(head.method.rawValue) \(head.uri) -> \(reply.status) \(reply.body.count) B")
             respond(reply, to: head, context: context)
         }

@@ -3,29 +3,62 @@ import ZapperCore
 import ZapperHLS
 
 /// Channel logos from the lineup's `tvg-logo`, each fetched once in the
-/// background and kept; a logo that is missing or fails stays nil and the
-/// card draws the channel's initials instead.
+/// background and kept; while a logo is missing the card draws the channel's
+/// initials instead. A fetch that fails is said once and tried again
+/// `retryAfter` later (a box runs for months: an origin down at start must
+/// not leave initials for good), never more often.
 final class LogoStore: @unchecked Sendable {
     private let lock = NSLock()
     private var logos: [URL: [UInt8]] = [:]
+    /// Fetches under way or done, and failed ones with when they may be tried again.
     private var asked: Set<URL> = []
+    private var failedUntil: [URL: ContinuousClock.Instant] = [:]
+    private var said: Set<URL> = []
+    private let retryAfter: Duration
+    private let say: @Sendable (String) -> Void
+
+    init(retryAfter: Duration = .seconds(300), say: @escaping @Sendable (String) -> Void = Player.say) {
+        self.retryAfter = retryAfter
+        self.say = say
+    }
 
     /// How many logos have arrived: changes when something drawn with initials could now have its logo.
     var arrived: Int { lock.withLock { logos.count } }
 
-    /// The logo's bytes if they are here; otherwise starts fetching them.
+    /// The logo's bytes if they are here; otherwise starts fetching them unless that is under way
+    /// or failed less than `retryAfter` ago.
     func png(for channel: LineupChannel) -> [UInt8]? {
         guard let url = channel.logo else { return nil }
         let (known, fetch) = lock.withLock { () -> ([UInt8]?, Bool) in
             if let bytes = logos[url] { return (bytes, false) }
+            if let until = failedUntil[url] {
+                guard ContinuousClock.now >= until else { return (nil, false) }
+                failedUntil[url] = nil
+                asked.remove(url)
+            }
             return (nil, asked.insert(url).inserted)
         }
         if fetch {
             Task.detached { [weak self] in
-                guard let bytes = try? await HTTPFetcher.shared.bytes(url) else { return }
-                self?.lock.withLock { self?.logos[url] = bytes }
+                do {
+                    let bytes = try await HTTPFetcher.shared.bytes(url)
+                    self?.lock.withLock { self?.logos[url] = bytes }
+                } catch {
+                    self?.failed(url, channel: channel, error: error)
+                }
             }
         }
         return known
+    }
+
+    private func failed(_ url: URL, channel: LineupChannel, error: any Error) {
+        let first = lock.withLock { () -> Bool in
+            failedUntil[url] = ContinuousClock.now.advanced(by: retryAfter)
+            return said.insert(url).inserted
+        }
+        if first {
+            say("channel \(channel.number)'s logo \(url.absoluteString): \(error); "
+                + "its initials are shown, and the logo is tried again every \(retryAfter.components.seconds) s")
+        }
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+import OriginKit
+import Synchronization
+import Testing
+import ZapperCore
+@testable import ZapperPlayer
+
+/// Channel logos over real HTTP on loopback: fetched once however often the card asks, and a
+/// failed fetch tried again only after the retry period.
+@Suite(.timeLimit(.minutes(1)))
+struct LogoStoreTests {
+    private static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+
+    /// A server counting the requests for each path; `/logo.png` answers 404 while `broken` is set.
+    private final class LogoServer: Sendable {
+        final class State: Sendable {
+            let requests = Mutex<[String: Int]>([:])
+            let broken = Mutex(false)
+        }
+        let state = State()
+        let server: OriginHTTPServer
+
+        init() async throws {
+            let state = self.state
+            server = try await OriginHTTPServer.start(port: 0, responder: { _ in
+                { request in
+                    state.requests.withLock { $0[request.path, default: 0] += 1 }
+                    if request.path == "/logo.png", !state.broken.withLock({ $0 }) {
+                        return OriginReply(status: 200, contentType: "image/png", body: Data(LogoStoreTests.png))
+                    }
+                    return OriginReply(status: 404, body: Data("no\n".utf8))
+                }
+            })
+        }
+
+        func breaks(_ broken: Bool) { state.broken.withLock { $0 = broken } }
+
+        func channel(_ number: Int, path: String) -> LineupChannel {
+            LineupChannel(number: number, name: "Logo \(number)", url: URL(string: "http://127.0.0.1:\(server.port)/\(number).m3u8")!,
+                          logo: URL(string: "http://127.0.0.1:\(server.port)\(path)"))
+        }
+
+        func count(_ path: String) -> Int { state.requests.withLock { $0[path] ?? 0 } }
+    }
+
+    /// Asks as the frame loop does, every 10 ms, until the logo is there (nil after 5 s).
+    private func ask(_ store: LogoStore, _ channel: LineupChannel, for seconds: Double = 5) async throws -> [UInt8]? {
+        for _ in 0..<Int(seconds * 100) {
+            if let bytes = store.png(for: channel) { return bytes }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+    }
+
+    @Test func aLogoIsFetchedOnceAndKept() async throws {
+        let server = try await LogoServer()
+        defer { Task { await server.server.shutdown() } }
+        let store = LogoStore(say: { _ in })
+        let channel = server.channel(1, path: "/logo.png")
+        #expect(store.png(for: channel) == nil)  // not here yet: the card draws initials
+        #expect(try await ask(store, channel) == Self.png)
+        #expect(store.arrived == 1)
+        for _ in 0..<50 { #expect(store.png(for: channel) == Self.png) }
+        #expect(server.count("/logo.png") == 1, "asked \(server.count("/logo.png")) times for one logo")
+        #expect(store.png(for: LineupChannel(number: 2, name: "No logo", url: channel.url)) == nil)
+    }
+
+    @Test func aFailedLogoIsSaidOnceAndTriedAgainOnlyAfterTheRetryPeriod() async throws {
+        let server = try await LogoServer()
+        defer { Task { await server.server.shutdown() } }
+        server.breaks(true)
+        let said = Mutex<[String]>([])
+        let store = LogoStore(retryAfter: .seconds(2), say: { line in said.withLock { $0.append(line) } })
+        let channel = server.channel(3, path: "/logo.png")
+        #expect(try await ask(store, channel, for: 1.4) == nil)  // failed at once: tried again 2 s later
+        #expect(server.count("/logo.png") == 1, "a failed logo was fetched \(server.count("/logo.png")) times within the retry period")
+        #expect(try await ask(store, channel, for: 1.6) == nil)  // tried again at 2 s, failing again: next at 4 s
+        #expect(server.count("/logo.png") == 2)
+        let lines = said.withLock { $0 }
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.contains("channel 3's logo http://127.0.0.1:\(server.server.port)/logo.png") == true, "\(lines)")
+        server.breaks(false)  // the origin is back: the logo comes at the next retry
+        #expect(try await ask(store, channel, for: 3) == Self.png)  // at 4 s
+        #expect(server.count("/logo.png") == 3)
+    }
+}
