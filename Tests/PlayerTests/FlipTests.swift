@@ -205,6 +205,39 @@ extension ZapperPlaybackTests {
         #expect(try showsChannel(path, 2))
     }
 
+    /// A channel that answers, but too slowly for a picture (every body paced to 600 bytes/s: its
+    /// playlists take ~3 s, its first key frame ~27 s): the watchdog gives up 10 s after the tune,
+    /// before any HTTP timeout would, with the error card; the next press still flips.
+    @Test func aChannelWithNoPictureFor10sTimesOutAndTheNextPressStillFlips() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "5:bandwidth=600"])
+        defer { origin.stop() }
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        // Channel 5 by number from channel 1: not a warm neighbour, so nothing of it was loaded before.
+        let run = try await runZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "1280x720"], script: """
+            wait-event first-frame 20000
+            wait 500
+            press KEY_5
+            press KEY_OK
+            wait-event interstitial-dismissed 20000
+            wait 400
+            snapshot $DIR/timeout.png
+            press KEY_CHANNELUP
+            wait-event first-frame 15000
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
+        let tune = try #require(run.named("tune").first { $0["channel"] as? Int == 5 })
+        let dismissed = try #require(run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 })
+        #expect(dismissed["result"] as? String == "timeout")
+        let waited = (dismissed["t_ms"] as? Int ?? 0) - (tune["t_ms"] as? Int ?? 0)
+        #expect((9_900...11_500).contains(waited), "the watchdog gave up \(waited) ms after the tune")
+        #expect(!timeline(run).contains("first-frame 5"))
+        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(isDark(try medianColour(path, crop: cardPanel)), "the error card is up")
+        #expect(try showsChannel(path, 1), "over the last picture")
+        #expect(timeline(run).contains("first-frame 6"))
+    }
+
     @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() async throws {
         let origin = try OriginProcess.shared.get()
         let lineup = """
