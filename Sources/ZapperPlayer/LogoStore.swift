@@ -15,10 +15,14 @@ final class LogoStore: @unchecked Sendable {
     private var failedUntil: [URL: ContinuousClock.Instant] = [:]
     private var said: Set<URL> = []
     private let retryAfter: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let say: @Sendable (String) -> Void
 
-    init(retryAfter: Duration = .seconds(300), say: @escaping @Sendable (String) -> Void = Player.say) {
+    /// `now` is the clock the retry period is measured on (a test moves it by hand).
+    init(retryAfter: Duration = .seconds(300), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+         say: @escaping @Sendable (String) -> Void = Player.say) {
         self.retryAfter = retryAfter
+        self.now = now
         self.say = say
     }
 
@@ -32,7 +36,7 @@ final class LogoStore: @unchecked Sendable {
         let (known, fetch) = lock.withLock { () -> ([UInt8]?, Bool) in
             if let bytes = logos[url] { return (bytes, false) }
             if let until = failedUntil[url] {
-                guard ContinuousClock.now >= until else { return (nil, false) }
+                guard now() >= until else { return (nil, false) }
                 failedUntil[url] = nil
                 asked.remove(url)
             }
@@ -53,7 +57,7 @@ final class LogoStore: @unchecked Sendable {
 
     private func failed(_ url: URL, channel: LineupChannel, error: any Error) {
         let first = lock.withLock { () -> Bool in
-            failedUntil[url] = ContinuousClock.now.advanced(by: retryAfter)
+            failedUntil[url] = now().advanced(by: retryAfter)
             return said.insert(url).inserted
         }
         if first {

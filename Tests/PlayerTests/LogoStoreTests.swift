@@ -43,8 +43,8 @@ struct LogoStoreTests {
         func count(_ path: String) -> Int { state.requests.withLock { $0[path] ?? 0 } }
     }
 
-    /// Asks as the frame loop does, every 10 ms, until the logo is there (nil after 5 s).
-    private func ask(_ store: LogoStore, _ channel: LineupChannel, for seconds: Double = 5) async throws -> [UInt8]? {
+    /// Asks as the frame loop does, every 10 ms, until the logo is there (nil after `seconds`, 10 by default).
+    private func ask(_ store: LogoStore, _ channel: LineupChannel, for seconds: Double = 10) async throws -> [UInt8]? {
         for _ in 0..<Int(seconds * 100) {
             if let bytes = store.png(for: channel) { return bytes }
             try await Task.sleep(for: .milliseconds(10))
@@ -65,22 +65,52 @@ struct LogoStoreTests {
         #expect(store.png(for: LineupChannel(number: 2, name: "No logo", url: channel.url)) == nil)
     }
 
+    /// A clock the test moves by hand, so the retry period does not depend on how loaded the machine is.
+    private final class HandClock: Sendable {
+        private let offset = Mutex(Duration.zero)
+        private let start = ContinuousClock.now
+        func now() -> ContinuousClock.Instant { start.advanced(by: offset.withLock { $0 }) }
+        func advance(_ by: Duration) { offset.withLock { $0 += by } }
+    }
+
+    /// Waits (real time, 10 s at most) until `condition` holds.
+    private func until(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
     @Test func aFailedLogoIsSaidOnceAndTriedAgainOnlyAfterTheRetryPeriod() async throws {
         let server = try await LogoServer()
         defer { Task { await server.server.shutdown() } }
         server.breaks(true)
         let said = Mutex<[String]>([])
-        let store = LogoStore(retryAfter: .seconds(2), say: { line in said.withLock { $0.append(line) } })
+        let clock = HandClock()
+        let store = LogoStore(retryAfter: .seconds(300), now: { clock.now() }, say: { line in said.withLock { $0.append(line) } })
         let channel = server.channel(3, path: "/logo.png")
-        #expect(try await ask(store, channel, for: 1.4) == nil)  // failed at once: tried again 2 s later
+        #expect(store.png(for: channel) == nil)
+        #expect(try await until { said.withLock { $0.count } == 1 }, "the failed logo was never said")
+        // Asked every 10 ms for half a second, 299 s after failing: not fetched again.
+        clock.advance(.seconds(299))
+        #expect(try await ask(store, channel, for: 0.5) == nil)
         #expect(server.count("/logo.png") == 1, "a failed logo was fetched \(server.count("/logo.png")) times within the retry period")
-        #expect(try await ask(store, channel, for: 1.6) == nil)  // tried again at 2 s, failing again: next at 4 s
+        // At 300 s it is tried again, fails again (said no more), and waits another 300 s.
+        clock.advance(.seconds(1))
+        #expect(try await ask(store, channel, for: 0.5) == nil)
+        #expect(try await until { server.count("/logo.png") == 2 }, "not tried again after the retry period")
+        clock.advance(.seconds(299))
+        #expect(try await ask(store, channel, for: 0.5) == nil)
         #expect(server.count("/logo.png") == 2)
         let lines = said.withLock { $0 }
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.contains("channel 3's logo http://127.0.0.1:\(server.server.port)/logo.png") == true, "\(lines)")
-        server.breaks(false)  // the origin is back: the logo comes at the next retry
-        #expect(try await ask(store, channel, for: 3) == Self.png)  // at 4 s
+        #expect(lines.first?.contains("tried again every 300 s") == true, "\(lines)")
+        // The origin is back: the logo comes at the next retry and is kept.
+        server.breaks(false)
+        clock.advance(.seconds(1))
+        #expect(try await ask(store, channel) == Self.png)
         #expect(server.count("/logo.png") == 3)
     }
 }
