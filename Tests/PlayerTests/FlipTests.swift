@@ -230,7 +230,8 @@ extension ZapperPlaybackTests {
         let dismissed = try #require(run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 })
         #expect(dismissed["result"] as? String == "timeout")
         let waited = (dismissed["t_ms"] as? Int ?? 0) - (tune["t_ms"] as? Int ?? 0)
-        #expect((9_900...11_500).contains(waited), "the watchdog gave up \(waited) ms after the tune")
+        // Not before the 10 s default; the upper bound only tells 10 s from a longer watchdog on a loaded machine.
+        #expect((9_900...16_000).contains(waited), "the watchdog gave up \(waited) ms after the tune")
         #expect(!timeline(run).contains("first-frame 5"))
         let path = try #require(run.named("snapshot").first?["path"] as? String)
         #expect(isDark(try medianColour(path, crop: cardPanel)), "the error card is up")
