@@ -85,7 +85,7 @@ test-image:
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.
-# Then the zap times (zapper and mpv) and key-to-screen while loads hang.
+# Then the zap times (zapper and mpv) and key-to-screen (flips while loads hang, the panel).
 bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
