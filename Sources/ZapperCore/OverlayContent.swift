@@ -101,6 +101,21 @@ public struct DigitEntry: Sendable, Equatable {
     }
 }
 
+/// The sound level shown after a volume or mute key.
+public struct VolumeLevel: Sendable, Equatable {
+    /// 0…100 (clamped).
+    public var level: Int
+    public var muted: Bool
+
+    public init(level: Int, muted: Bool = false) {
+        self.level = min(max(level, 0), 100)
+        self.muted = muted
+    }
+
+    /// "45", or "Muted".
+    public var words: String { muted ? "Muted" : String(level) }
+}
+
 /// One thing drawn on the overlay this frame, bottom to top in a list.
 /// `appearance` 0…1 slides and fades the element in (0 = gone, 1 = fully shown).
 public enum OverlayLayer: Sendable, Equatable {
@@ -119,12 +134,15 @@ public enum OverlayLayer: Sendable, Equatable {
     /// Subtitle cue lines, centred at the bottom of the safe area, white on dark
     /// boxes; long lines wrap. They only fade.
     case subtitles([String], appearance: Double)
+    /// The sound level, a small pill at the top centre of the safe area, for a few
+    /// seconds after a volume or mute key; it only fades.
+    case volume(VolumeLevel, appearance: Double)
 
     /// How far the layer has appeared, as given (not clamped).
     public var appearance: Double {
         switch self {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
-             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a):
+             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a):
             a
         }
     }

@@ -147,6 +147,22 @@ public struct OverlayLayout: Sendable, Equatable {
         return Digits(panel: panel, cornerRadius: units(24), cells: cells)
     }
 
+    public struct Volume: Sendable, Equatable {
+        public var panel: Rect
+        public var glyph: Rect
+        public var bar: Rect
+        public var number: Rect
+    }
+
+    /// The sound level, top centre of the safe area (between the logo bug and the digits):
+    /// a speaker, a bar and the level. It only fades, like the logo bug.
+    public func volume(appearance: Double = 1) -> Volume {
+        let width = 520.0, height = 84.0
+        let panel = Rect(x: safe.midX - units(width) / 2, y: safe.minY, width: units(width), height: units(height))
+        return Volume(panel: panel, glyph: inside(panel, 28, 22, 40, 40), bar: inside(panel, 90, 37, 270, 10),
+                      number: inside(panel, 376, 12, 116, 60))
+    }
+
     // MARK: What a layer touches
 
     /// The element's own frame (without its shadow).
@@ -160,6 +176,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .hint(_, let appearance): hint(appearance: appearance)
         case .locked: screen
         case .subtitles: subtitles().band
+        case .volume(_, let appearance): volume(appearance: appearance).panel
         }
     }
 

@@ -11,6 +11,7 @@ struct OverlayModel {
     private var panel = Presence<PanelContent>()
     private var hint = Presence<String>()
     private var subtitles = Presence<[String]>()
+    private var volume = Presence<VolumeLevel>()
 
     typealias Programmes = (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?)
 
@@ -20,10 +21,13 @@ struct OverlayModel {
         var hint: String?
         var locked: LockedCard?
         var subtitles: [String] = []
+        /// The sound level, for a few seconds after a volume or mute key.
+        var volume: VolumeLevel?
     }
 
     /// Bottom to top: the locked card (it hides the picture), subtitles, the logo bug,
-    /// banner, interstitial, digits, the hint, and the panel over everything.
+    /// banner, interstitial, digits, the hint, the panel, and the volume over everything
+    /// (a volume key works with the panel up, and the level is shown over it).
     mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
                          programmes: (Int) -> Programmes, extras: Extras) -> [OverlayLayer] {
         let wantedCard = view.card.map { card -> InterstitialCard in
@@ -63,6 +67,7 @@ struct OverlayModel {
         let wantedHint = shownCard == nil && shownBanner == nil && !panelUp ? extras.hint : nil
         if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
         if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
+        if let (content, appearance) = volume.update(extras.volume, now: now) { layers.append(.volume(content, appearance: appearance)) }
         return layers
     }
 }

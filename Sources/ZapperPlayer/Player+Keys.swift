@@ -51,6 +51,7 @@ extension Player {
             $0.muted = level.muted
         }
         log.emit("volume", [("level", .int(level.volume)), ("muted", .bool(level.muted))])
+        volumeShownUntil = log.now + Self.volumeMilliseconds
         Self.say(level.muted ? "sound muted" : "volume \(level.volume)")
     }
 }

@@ -142,8 +142,10 @@ extension Player {
         subtitleTick()
         panelTick(now: now)
         if let until = hintUntil, until <= now { hintUntil = nil }
+        if let until = volumeShownUntil, until <= now { volumeShownUntil = nil }
         let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? "Swipe up for more" : nil,
-                                         locked: lockedCard(now: now), subtitles: subtitleLines)
+                                         locked: lockedCard(now: now), subtitles: subtitleLines,
+                                         volume: volumeShownUntil != nil ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool

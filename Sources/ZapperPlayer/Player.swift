@@ -59,6 +59,9 @@ public final class Player {
     /// The "swipe up for more" hint: shown once, after the first picture, until this time.
     var hintUntil: Int?
     var hintShown = false
+    /// The sound level is shown until this time after a volume or mute key.
+    var volumeShownUntil: Int?
+    static let volumeMilliseconds = 3000
     static let hintMilliseconds = 5000
     var gate: ParentalGate
     var parentalCheckDue = 0

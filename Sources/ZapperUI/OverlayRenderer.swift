@@ -130,6 +130,8 @@ public final class OverlayRenderer {
             painter.lockedCard(card, logo: logo(card.channel), appearance: a)
         case .subtitles(let lines, _):
             painter.subtitles(lines)
+        case .volume(let level, _):
+            painter.volume(level)
         }
         if fading {
             cairo_pop_group_to_source(cr)

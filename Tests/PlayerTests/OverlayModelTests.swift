@@ -12,6 +12,7 @@ import Testing
             switch layer {
             case .banner: "banner"
             case .hint: "hint"
+            case .volume: "volume"
             case .logoBug: "bug"
             case .interstitial: "card"
             default: "other"

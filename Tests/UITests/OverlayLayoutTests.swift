@@ -55,6 +55,9 @@ import ZapperCore
         let digits = layout.digits(slots: 4)
         #expect(digits.cells.allSatisfy { digits.panel.contains($0) })
         #expect(layout.safe.contains(digits.panel))
+        let volume = layout.volume()
+        #expect(layout.safe.contains(volume.panel), "volume \(volume.panel) at \(mode)")
+        #expect([volume.glyph, volume.bar, volume.number].allSatisfy { volume.panel.contains($0) })
     }
 
     @Test(arguments: modes.map { [$0.0, $0.1] })
@@ -65,6 +68,9 @@ import ZapperCore
         #expect(bug.intersection(digits) == nil)
         #expect(bug.intersection(banner) == nil)
         #expect(digits.intersection(banner) == nil)
+        // The volume, top centre, is clear of the corners' bug and digits.
+        let volume = layout.volume().panel
+        #expect(volume.intersection(bug) == nil && volume.intersection(digits) == nil, "at \(mode)")
         // The card sits in the lower half, clear of the bug and the digits.
         let card = layout.card().panel
         #expect(card.minY > layout.screen.midY)

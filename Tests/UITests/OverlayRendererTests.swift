@@ -125,11 +125,31 @@ import ZapperUI
         for layers in [Fixtures.bannerLayers + [.interstitial(Fixtures.card, appearance: 1)],
                        [.interstitial(InterstitialCard(channel: longName, now: long, next: long), appearance: 1),
                         .banner(ChannelBanner(channel: longName, now: long, progress: 2, next: long), appearance: 1),
-                        .digits(DigitEntry(digits: [1, 2, 3, 4], slots: 4), appearance: 1), .logoBug(longName, appearance: 1)]] {
+                        .digits(DigitEntry(digits: [1, 2, 3, 4], slots: 4), appearance: 1), .logoBug(longName, appearance: 1),
+                        .volume(VolumeLevel(level: 100), appearance: 1)]] {
             renderer.render(layers)
             let stray = StrayPixels(renderer, safe: renderer.layout.safe)
             #expect(stray.outsideDirty == 0)
             #expect(stray.outsideSafe == 0, "first \(stray.firstOutsideSafe)")
         }
+    }
+
+    /// The volume's bar is filled to the level; muted, it is empty and the words say so.
+    @Test func theVolumeBarFillsToTheLevel() {
+        let layout = OverlayLayout(width: 1920, height: 1080)
+        let bar = layout.volume().bar.integral
+        /// Pixels of the bar's middle row bright enough to be the fill (the track is a faint grey).
+        func filled(_ level: VolumeLevel) -> Int {
+            let image = picture([.volume(level, appearance: 1)], width: 1920, height: 1080)
+            let y = Int(bar.midY)
+            return (Int(bar.minX)..<Int(bar.maxX)).filter { x in (image.pixel(x: x, y: y) >> 8) & 0xFF > 0xC0 }.count
+        }
+        let quarter = filled(VolumeLevel(level: 25)), most = filled(VolumeLevel(level: 75)), full = filled(VolumeLevel(level: 100))
+        #expect(abs(Double(quarter) - bar.width / 4) < 4, "25 %: \(quarter) of \(bar.width) px")
+        #expect(abs(Double(most) - bar.width * 3 / 4) < 4, "75 %: \(most) of \(bar.width) px")
+        #expect(abs(Double(full) - bar.width) < 4, "100 %: \(full) of \(bar.width) px")
+        #expect(filled(VolumeLevel(level: 75, muted: true)) == 0)
+        #expect(filled(VolumeLevel(level: 0)) == 0)
+        #expect(VolumeLevel(level: 75, muted: true).words == "Muted" && VolumeLevel(level: 130).words == "100")
     }
 }
