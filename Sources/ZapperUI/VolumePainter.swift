@@ -8,12 +8,7 @@ extension OverlayPainter {
         let frame = layout.volume()
         panel(frame.panel, radius: frame.panel.height / 2)
         speaker(in: frame.glyph, muted: volume.muted, OverlayStyle.primaryText)
-        let bar = frame.bar
-        fill(bar, radius: bar.height / 2, RGBA.white(0.18))
-        if !volume.muted, volume.level > 0 {
-            let filled = max(bar.height, bar.width * Double(volume.level) / 100)
-            fill(Rect(x: bar.minX, y: bar.minY, width: filled, height: bar.height), radius: bar.height / 2, RGBA.white(0.92))
-        }
+        progressBar(frame.bar, volume.muted ? 0 : Double(volume.level) / 100)
         draw(volume.words, Font(size: volume.muted ? 26 : 32, weight: PANGO_WEIGHT_SEMIBOLD), in: frame.number,
              volume.muted ? OverlayStyle.secondaryText : OverlayStyle.primaryText, alignment: .right)
     }
