@@ -32,17 +32,17 @@ public final class OriginHTTPServer: Sendable {
     public static func start(port: Int, responder: @escaping @Sendable (Int) -> Responder,
                              accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let routerBox = RouterBox()
+        let responderBox = ResponderBox()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    // A connection in the instant between bind and the router's creation is refused.
-                    guard let router = routerBox.router else { throw ChannelError.ioOnClosedChannel }
+                    // A connection in the instant between bind and the responder's creation is refused.
+                    guard let responder = responderBox.responder else { throw ChannelError.ioOnClosedChannel }
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(OriginHTTPHandler(router: router, accessLog: accessLog))
+                    try channel.pipeline.syncOperations.addHandler(OriginHTTPHandler(responder: responder, accessLog: accessLog))
                 }
             }
         let channel: any Channel
@@ -53,7 +53,7 @@ public final class OriginHTTPServer: Sendable {
             throw error
         }
         let boundPort = channel.localAddress?.port ?? port
-        routerBox.router = responder(boundPort)
+        responderBox.responder = responder(boundPort)
         return OriginHTTPServer(group: group, channel: channel, port: boundPort)
     }
 
@@ -69,9 +69,9 @@ public final class OriginHTTPServer: Sendable {
 }
 
 /// Set once, right after binding.
-private final class RouterBox: Sendable {
+private final class ResponderBox: Sendable {
     private let stored = Mutex<OriginHTTPServer.Responder?>(nil)
-    var router: OriginHTTPServer.Responder? {
+    var responder: OriginHTTPServer.Responder? {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }
     }
@@ -81,13 +81,13 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let router: OriginHTTPServer.Responder
+    private let responder: OriginHTTPServer.Responder
     private let accessLog: (@Sendable (String) -> Void)?
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
 
-    init(router: @escaping OriginHTTPServer.Responder, accessLog: (@Sendable (String) -> Void)?) {
-        self.router = router
+    init(responder: @escaping OriginHTTPServer.Responder, accessLog: (@Sendable (String) -> Void)?) {
+        self.responder = responder
         self.accessLog = accessLog
     }
 
@@ -105,7 +105,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             let request = OriginRequest(method: head.method.rawValue, path: path,
                                         host: head.headers.first(name: "host"),
                                         body: Data(body.readableBytesView))
-            let reply = router(request)
+            let reply = responder(request)
             accessLog?("\(head.method.rawValue) \(head.uri) -> \(reply.status) \(reply.body.count) B")
             respond(reply, to: head, context: context)
         }

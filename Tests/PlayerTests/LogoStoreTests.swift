@@ -43,13 +43,18 @@ struct LogoStoreTests {
         func count(_ path: String) -> Int { state.requests.withLock { $0[path] ?? 0 } }
     }
 
-    /// Asks as the frame loop does, every 10 ms, until the logo is there (nil after `seconds`, 10 by default).
-    private func ask(_ store: LogoStore, _ channel: LineupChannel, for seconds: Double = 10) async throws -> [UInt8]? {
+    /// Waits (real time, `seconds` at most) until `condition` holds.
+    private func until(seconds: Double = 10, _ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<Int(seconds * 100) {
-            if let bytes = store.png(for: channel) { return bytes }
+            if condition() { return true }
             try await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        return condition()
+    }
+
+    /// Asks as the frame loop does, every 10 ms, until the logo is there (nil after `seconds`).
+    private func ask(_ store: LogoStore, _ channel: LineupChannel, for seconds: Double = 10) async throws -> [UInt8]? {
+        try await until(seconds: seconds) { store.png(for: channel) != nil } ? store.png(for: channel) : nil
     }
 
     @Test func aLogoIsFetchedOnceAndKept() async throws {
@@ -71,15 +76,6 @@ struct LogoStoreTests {
         private let start = ContinuousClock.now
         func now() -> ContinuousClock.Instant { start.advanced(by: offset.withLock { $0 }) }
         func advance(_ by: Duration) { offset.withLock { $0 += by } }
-    }
-
-    /// Waits (real time, 10 s at most) until `condition` holds.
-    private func until(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1000 {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
     }
 
     @Test func aFailedLogoIsSaidOnceAndTriedAgainOnlyAfterTheRetryPeriod() async throws {
