@@ -68,7 +68,10 @@ extension HLSLiveSessionTests {
             recorder.events.withLock { $0.compactMap { if case .segmentFetched(let sequence, _, _, _) = $0 { sequence } else { nil } } }
         }
         // Four in a row span at least two key periods: a rotation, explicit and implicit IVs.
-        try await recorder.waitFor("four decrypted segments", seconds: 60) { fetched().count >= 4 }
+        try await recorder.waitFor("four decrypted segments handed on", seconds: 60) {
+            let first = fetched().prefix(4)
+            return first.count == 4 && first.allSatisfy(recorder.delivered)
+        }
         let failures = recorder.events.withLock { $0.filter { if case .segmentFailed = $0 { true } else { false } } }
         #expect(failures.isEmpty, "\(failures.map(\.line))")
         let sequences = Array(fetched().prefix(4))

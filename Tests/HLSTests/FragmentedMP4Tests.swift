@@ -34,11 +34,9 @@ extension HLSLiveSessionTests {
         func fetched() -> [(sequence: Int64, bytes: Int)] {
             recorder.events.withLock { $0.compactMap { if case .segmentFetched(let sequence, let bytes, _, _) = $0 { (sequence, bytes) } else { nil } } }
         }
-        // A segment is recorded as fetched before it is handed on: wait for both.
-        func delivered(_ sequence: Int64) -> Bool { recorder.deliveries.withLock { $0.contains { $0.sequence == sequence } } }
         try await recorder.waitFor("two fMP4 segments fetched and handed on", seconds: 60) {
             let first = fetched().prefix(2)
-            return first.count == 2 && first.allSatisfy { delivered($0.sequence) }
+            return first.count == 2 && first.allSatisfy { recorder.delivered($0.sequence) }
         }
         let failures = recorder.events.withLock { $0.filter { if case .segmentFailed = $0 { true } else { false } } }
         #expect(failures.isEmpty, "\(failures.map(\.line))")

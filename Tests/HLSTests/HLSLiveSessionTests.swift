@@ -28,6 +28,9 @@ struct HLSLiveSessionTests {
         }
 
         func count(_ match: (HLSEvent) -> Bool) -> Int { events.withLock { $0.filter(match).count } }
+
+        /// Whether the segment reached the consumer (it is recorded as fetched a moment before).
+        func delivered(_ sequence: Int64) -> Bool { deliveries.withLock { $0.contains { $0.sequence == sequence } } }
     }
 
     func play(_ url: URL, buffered: Double = 10) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
