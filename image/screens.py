@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks of QMP screendumps (binary PPM) for the scripts in image/.
 
-  screens.py colour FILE.ppm RRGGBB       the share of the screen in that colour (>= 50 % passes)
+  screens.py colour FILE.ppm RRGGBB [WxH] the share of the screen in that colour (>= 50 % passes);
+                                          with WxH the screendump must be that size too
   screens.py card FILE.ppm RRGGBB         the interstitial card's panel is dark and the channel's
                                           colour still fills the screen above it
   screens.py covered FILE.ppm BEFORE.ppm RRGGBB
@@ -127,8 +128,10 @@ def main(argv):
     target = hex_colour(argv[3])
     if command == "colour":
         seen = share(samples(image, 0, 0, width, height), target)
-        print(f"{path}: {width}x{height}, {seen:.0%} of the screen is #{argv[3].lstrip('#')}")
-        return 0 if seen >= 0.5 else 1
+        size = argv[4] if len(argv) > 4 else f"{width}x{height}"
+        print(f"{path}: {width}x{height}, {seen:.0%} of the screen is #{argv[3].lstrip('#')}"
+              + ("" if size == f"{width}x{height}" else f" (not {size})"))
+        return 0 if seen >= 0.5 and size == f"{width}x{height}" else 1
     if command == "card":
         x, y, w, h = card_panel(width, height)
         inside = samples(image, x + 8, y + 8, x + w - 8, y + h - 8, step=4)
