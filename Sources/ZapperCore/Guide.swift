@@ -45,11 +45,16 @@ public struct Programme: Sendable, Hashable {
 
     public func isOn(at time: Date) -> Bool { start <= time && time < stop }
 
-    /// How far through the programme `time` is, from 0 to 1 (for the progress bar).
+    /// How far through the programme `time` is, from 0 to 1 (for the progress bar), in steps
+    /// of 1/`progressSteps`: finer than a bar's pixels at 1080p is not seen, and every change
+    /// redraws the banner or panel that shows it (a smooth figure would redraw it every frame).
     public func progress(at time: Date) -> Double {
         guard duration > 0 else { return 0 }
-        return min(1, max(0, time.timeIntervalSince(start) / duration))
+        let exact = min(1, max(0, time.timeIntervalSince(start) / duration))
+        return (exact * Self.progressSteps).rounded(.down) / Self.progressSteps
     }
+
+    public static let progressSteps = 1024.0
 }
 
 /// An XMLTV `<channel>`: its id and the names and logo the guide gives it.

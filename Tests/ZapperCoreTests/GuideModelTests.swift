@@ -139,6 +139,10 @@ func at(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(secon
     @Test func progressRunsFromZeroToOne() {
         let show = programme("a", 1000, 2000)
         #expect(show.progress(at: at(500)) == 0 && show.progress(at: at(1250)) == 0.25 && show.progress(at: at(3000)) == 1)
+        // In whole steps: the overlay is redrawn when the bar can move, not on every frame.
+        let step = 1 / Programme.progressSteps
+        let seconds = { Date(timeIntervalSince1970: $0) }
+        #expect(show.progress(at: seconds(1250.5)) == 0.25 && show.progress(at: seconds(1251.5)) == 0.25 + step)
     }
 }
 
