@@ -7,7 +7,8 @@ import ZapperCore
 extension OverlayPainter {
     // MARK: Interstitial card (loading and error)
 
-    func interstitial(_ card: InterstitialCard, logo image: CairoImage?, appearance: Double) {
+    /// Without `spinner`, a loading card leaves the spinner's place empty (the renderer draws it over the card's image).
+    func interstitial(_ card: InterstitialCard, logo image: CairoImage?, appearance: Double, spinner drawsSpinner: Bool = true) {
         let frame = layout.card(appearance: appearance)
         let failed = card.isFailed
         panel(frame.panel, radius: frame.cornerRadius,
@@ -18,7 +19,7 @@ extension OverlayPainter {
 
         switch card.status {
         case .loading(let phase):
-            spinner(in: frame.status, phase: phase)
+            if drawsSpinner { spinner(in: frame.status, phase: phase) }
             let lines = [("NOW", card.now), ("NEXT", card.next)].compactMap { label, line in line.map { (label, $0) } }
             for (row, (label, line)) in zip(frame.rows, lines) {
                 programmeRow(label: label, line, in: row)

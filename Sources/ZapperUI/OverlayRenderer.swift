@@ -27,6 +27,7 @@ public final class OverlayRenderer {
     private let text: OpaquePointer
     private var logos: [[UInt8]: DecodedLogo] = [:]
     private let shadows = ShadowCache()
+    private let sprites = LayerSprites()
     private var lastLayers: [OverlayLayer]?
     private static let logoCacheLimit = 64
 
@@ -112,10 +113,36 @@ public final class OverlayRenderer {
         if case .locked = layer { painter.lockedBackdrop() }
         guard opacity > 0 else { return }
         let fading = opacity < 1
+        if let still = LayerSprites.still(layer), let sprite = sprite(of: still) {
+            // Where the appearance puts it: the slide, in whole pixels (the image keeps the
+            // fully shown layer's place within a pixel).
+            let still = layout.frame(of: still), now = layout.frame(of: layer)
+            let dx = (now.minX - still.minX).rounded(), dy = (now.minY - still.minY).rounded()
+            var phase: Double?
+            if case .interstitial(let card, _) = layer, case .loading(let turn) = card.status { phase = turn }
+            let grouped = fading && phase != nil
+            if grouped { cairo_push_group(cr) }
+            cairo_set_source_surface(cr, sprite.image.surface, sprite.x + dx, sprite.y + dy)
+            if fading && !grouped { cairo_paint_with_alpha(cr, opacity) } else { cairo_paint(cr) }
+            if let phase { painter.spinner(in: layout.card().status.offsetBy(dx: dx, dy: dy), phase: phase) }
+            if grouped {
+                cairo_pop_group_to_source(cr)
+                cairo_paint_with_alpha(cr, opacity)
+            }
+            return
+        }
         if fading { cairo_push_group(cr) }
+        paint(layer, with: painter, spinner: true)
+        if fading {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, opacity)
+        }
+    }
+
+    private func paint(_ layer: OverlayLayer, with painter: OverlayPainter, spinner: Bool) {
         switch layer {
         case .interstitial(let card, let a):
-            painter.interstitial(card, logo: logo(card.channel), appearance: a)
+            painter.interstitial(card, logo: logo(card.channel), appearance: a, spinner: spinner)
         case .banner(let banner, let a):
             painter.banner(banner, logo: logo(banner.channel), appearance: a)
         case .logoBug(let channel, let a):
@@ -133,10 +160,20 @@ public final class OverlayRenderer {
         case .volume(let level, _):
             painter.volume(level)
         }
-        if fading {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, opacity)
+    }
+
+    /// The fully shown layer `still` as an image, and where it goes on the overlay:
+    /// its bounds (whole pixels), drawn by the same painter with the text layout
+    /// lent to the image's context.
+    private func sprite(of still: OverlayLayer) -> (image: CairoImage, x: Double, y: Double)? {
+        guard let bounds = layout.bounds(of: still) else { return nil }
+        let image = sprites.image(of: still, width: Int(bounds.width), height: Int(bounds.height)) { spriteCR in
+            cairo_translate(spriteCR, -bounds.minX, -bounds.minY)
+            pango_cairo_update_layout(spriteCR, text)
+            defer { pango_cairo_update_layout(cr, text) }
+            paint(still, with: OverlayPainter(cr: spriteCR, text: text, layout: layout, shadows: shadows), spinner: false)
         }
+        return image.map { ($0, bounds.minX, bounds.minY) }
     }
 
     /// The channel's decoded logo, decoded once per distinct PNG.
@@ -148,6 +185,9 @@ public final class OverlayRenderer {
         logos[bytes] = DecodedLogo(image: decoded)
         return decoded
     }
+
+    /// How many layer images are kept (for tests).
+    var spriteCount: Int { sprites.count }
 
     // MARK: Reading the result
 

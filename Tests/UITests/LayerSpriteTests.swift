@@ -1,0 +1,66 @@
+import Testing
+import ZapperCore
+@testable import ZapperUI
+
+/// Layers put on the overlay from images drawn once (LayerSprites): an animating
+/// layer is its fully shown picture moved and faded, and a turning spinner or a
+/// slide does not draw the layer again.
+@Suite struct LayerSpriteTests {
+    /// Every pixel of the layer at `appearance` is the fully shown layer's pixel, moved by
+    /// the slide (in whole pixels) and faded by the eased appearance (±1 per channel).
+    @Test(arguments: [0.2, 0.45, 0.7])
+    func aSlidingLayerIsTheShownOneMovedAndFaded(appearance: Double) {
+        let layout = OverlayLayout(width: 1920, height: 1080)
+        let layers: [(String, OverlayLayer, OverlayLayer)] = [
+            ("error card", .interstitial(Fixtures.errorCard, appearance: 1), .interstitial(Fixtures.errorCard, appearance: appearance)),
+            ("banner", .banner(Fixtures.banner, appearance: 1), .banner(Fixtures.banner, appearance: appearance)),
+        ]
+        for (name, shown, moving) in layers {
+            let full = picture([shown]), now = picture([moving])
+            let dy = Int((layout.frame(of: moving).minY - layout.frame(of: shown).minY).rounded())
+            #expect(dy > 0, "the \(name) slides up into place")
+            let opacity = OverlayLayout.eased(appearance)
+            let bounds = layout.bounds(of: moving)!
+            var worst = 0
+            for y in Int(bounds.minY)..<Int(bounds.maxY) where y - dy >= 0 {
+                for x in Int(bounds.minX)..<Int(bounds.maxX) {
+                    let was = full.pixel(x: x, y: y - dy), got = now.pixel(x: x, y: y)
+                    for shift in [0, 8, 16, 24] {
+                        let want = (Double((was >> UInt32(shift)) & 0xFF) * opacity).rounded()
+                        worst = max(worst, abs(Int((got >> UInt32(shift)) & 0xFF) - Int(want)))
+                    }
+                }
+            }
+            #expect(worst <= 1, "the \(name): a channel off by \(worst)")
+        }
+    }
+
+    @Test func aTurningSpinnerAndASlideDrawTheCardOnce() {
+        let renderer = OverlayRenderer(width: 1920, height: 1080)
+        var sliding: Set<[UInt8]> = [], turning: Set<[UInt8]> = []
+        for frame in 0..<6 {  // sliding in, the spinner turning
+            let card = InterstitialCard(channel: Fixtures.nova, now: Fixtures.now, status: .loading(spinnerPhase: (Double(frame) + 0.5) / 12))
+            renderer.render([.interstitial(card, appearance: Double(frame + 1) / 10)])
+            sliding.insert(renderer.image().pixels)
+        }
+        for spoke in 0..<12 {  // in place, a spoke further each time
+            let card = InterstitialCard(channel: Fixtures.nova, now: Fixtures.now, status: .loading(spinnerPhase: (Double(spoke) + 0.5) / 12))
+            renderer.render([.interstitial(card, appearance: 1)])
+            turning.insert(renderer.image().pixels)
+        }
+        #expect(sliding.count == 6 && turning.count == 12, "every frame moved the card or turned its spinner")
+        #expect(renderer.spriteCount == 1)
+        // Another channel's card is another picture; few are kept.
+        for number in 1...20 {
+            let card = InterstitialCard(channel: ChannelIdentity(number: number, name: "Channel \(number)"))
+            renderer.render([.interstitial(card, appearance: 1)])
+        }
+        #expect(renderer.spriteCount == 8)
+    }
+
+    private func picture(_ layers: [OverlayLayer]) -> ARGBImage {
+        let renderer = OverlayRenderer(width: 1920, height: 1080)
+        renderer.render(layers)
+        return renderer.image()
+    }
+}
