@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import ZapperCore
-import ZapperUI
+@testable import ZapperUI
 
 /// Software blending of the premultiplied overlay onto XRGB8888 video frames.
 @Suite struct OverlayBlendTests {
@@ -48,6 +48,35 @@ import ZapperUI
                 let blended = OverlayBlend.over(scaled, background)
                 #expect(channelsClose(blended, reference(scaled, background)),
                         "\(String(scaled, radix: 16)) over \(String(background, radix: 16))")
+            }
+        }
+    }
+
+    /// The row blend (four pixels at a time, the rest one by one) gives every pixel exactly
+    /// what `over` gives it, whatever the region's start and width.
+    @Test func blendingARowIsBlendingEachPixel() {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random() -> UInt32 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt32(truncatingIfNeeded: seed >> 33)
+        }
+        let width = 67
+        for (left, right) in [(0, 67), (1, 66), (3, 8), (5, 6), (2, 2)] {
+            // Premultiplied overlay pixels, a quarter of them transparent, some runs of them.
+            let overlay: [UInt32] = (0..<width).map { x in
+                let alpha = x % 11 < 3 ? 0 : (x % 5 == 0 ? 255 : random() & 0xFF)
+                guard alpha > 0 else { return 0 }
+                let colour = random()
+                return (alpha << 24) | [0, 8, 16].reduce(0) { $0 | (((colour >> $1) & 0xFF) * alpha / 255) << $1 }
+            }
+            let before: [UInt32] = (0..<width).map { _ in 0xFF00_0000 | random() & 0x00FF_FFFF }
+            var after = before
+            overlay.withUnsafeBufferPointer { source in
+                after.withUnsafeMutableBufferPointer { OverlayBlend.blendRow(source.baseAddress!, $0.baseAddress!, from: left, to: right) }
+            }
+            for x in 0..<width {
+                let want = (left..<right).contains(x) ? OverlayBlend.over(overlay[x], before[x]) : before[x]
+                #expect(after[x] == want, "pixel \(x) of \(left)..<\(right)")
             }
         }
     }
