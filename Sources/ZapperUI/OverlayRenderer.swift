@@ -116,8 +116,8 @@ public final class OverlayRenderer {
         if let still = LayerSprites.still(layer), let sprite = sprite(of: still) {
             // Where the appearance puts it: the slide, in whole pixels (the image keeps the
             // fully shown layer's place within a pixel).
-            let still = layout.frame(of: still), now = layout.frame(of: layer)
-            let dx = (now.minX - still.minX).rounded(), dy = (now.minY - still.minY).rounded()
+            let shown = layout.frame(of: still), now = layout.frame(of: layer)
+            let dx = (now.minX - shown.minX).rounded(), dy = (now.minY - shown.minY).rounded()
             var phase: Double?
             if case .interstitial(let card, _) = layer, case .loading(let turn) = card.status { phase = turn }
             let grouped = fading && phase != nil
