@@ -40,15 +40,20 @@ struct HLSAttributeList {
 
     subscript(name: String) -> String? { values[name] }
 
-    func integer(_ name: String) throws(AttributeError) -> Int? {
+    func integer(_ name: String, upTo limit: Int = Int.max) throws(AttributeError) -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text), value >= 0 else { throw AttributeError("\(name)=\(text) is not a decimal integer") }
+        guard let value = Int(text), value >= 0, value <= limit else {
+            throw AttributeError("\(name)=\(text) is not a decimal integer from 0 to \(limit)")
+        }
         return value
     }
 
-    func float(_ name: String) throws(AttributeError) -> Double? {
+    /// A finite number; within `range` when one is given.
+    func float(_ name: String, in range: ClosedRange<Double>? = nil) throws(AttributeError) -> Double? {
         guard let text = values[name] else { return nil }
-        guard let value = Double(text), value.isFinite else { throw AttributeError("\(name)=\(text) is not a number") }
+        guard let value = Double(text), value.isFinite, range?.contains(value) ?? true else {
+            throw AttributeError("\(name)=\(text) is not a number" + (range.map { " from \($0.lowerBound) to \($0.upperBound)" } ?? ""))
+        }
         return value
     }
 

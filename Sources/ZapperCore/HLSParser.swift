@@ -92,7 +92,7 @@ public enum HLSParser {
                 media.independentSegments = true
             case "#EXT-X-START":
                 let attributes = try HLSAttributeList(value)
-                guard let offset = try attributes.float("TIME-OFFSET") else { throw fail("EXT-X-START has no TIME-OFFSET") }
+                guard let offset = try attributes.float("TIME-OFFSET", in: -HLSLimits.timeOffset...HLSLimits.timeOffset) else { throw fail("EXT-X-START has no TIME-OFFSET") }
                 let start = HLSStartPoint(timeOffset: offset, precise: try attributes.yesNo("PRECISE"))
                 master.start = start
                 media.start = start
@@ -103,9 +103,11 @@ public enum HLSParser {
                 if let pending = pendingVariant {
                     throw HLSParseError(source: source, line: pending.line, reason: "EXT-X-STREAM-INF is not followed by its URI")
                 }
+                guard master.variants.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) variants") }
                 pendingVariant = (try variant(HLSAttributeList(value)), self.line)
             case "#EXT-X-MEDIA":
                 try be(.master, tag)
+                guard master.renditions.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) renditions") }
                 master.renditions.append(try rendition(HLSAttributeList(value)))
             case "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-SESSION-DATA", "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING":
                 try be(.master, tag)
@@ -113,19 +115,19 @@ public enum HLSParser {
             // Media playlist tags.
             case "#EXT-X-TARGETDURATION":
                 try be(.media, tag)
-                guard let seconds = Double(value.trimmingSpaces), seconds > 0 else {
-                    throw fail("EXT-X-TARGETDURATION:\(value) is not a positive number")
+                guard let seconds = Double(value.trimmingSpaces), seconds > 0, seconds <= Double(HLSLimits.targetDuration) else {
+                    throw fail("EXT-X-TARGETDURATION:\(value) is not a number of seconds from 1 to \(HLSLimits.targetDuration)")
                 }
                 media.targetDuration = Int(seconds.rounded(.up))
                 sawTargetDuration = true
             case "#EXT-X-MEDIA-SEQUENCE":
                 try be(.media, tag)
-                guard let number = Int64(value.trimmingSpaces), number >= 0 else { throw fail("EXT-X-MEDIA-SEQUENCE:\(value) is not a number") }
+                let number = try sequenceNumber(value, tag: "EXT-X-MEDIA-SEQUENCE")
                 guard media.segments.isEmpty else { throw fail("EXT-X-MEDIA-SEQUENCE after the first segment") }
                 media.mediaSequence = number
             case "#EXT-X-DISCONTINUITY-SEQUENCE":
                 try be(.media, tag)
-                guard let number = Int64(value.trimmingSpaces), number >= 0 else { throw fail("EXT-X-DISCONTINUITY-SEQUENCE:\(value) is not a number") }
+                let number = try sequenceNumber(value, tag: "EXT-X-DISCONTINUITY-SEQUENCE")
                 guard media.segments.isEmpty else { throw fail("EXT-X-DISCONTINUITY-SEQUENCE after the first segment") }
                 media.discontinuitySequence = number
             case "#EXT-X-ENDLIST":
@@ -139,12 +141,12 @@ public enum HLSParser {
                 media.playlistType = type
             case "#EXT-X-SERVER-CONTROL":
                 try be(.media, tag)
-                media.holdBack = try HLSAttributeList(value).float("HOLD-BACK")
+                media.holdBack = try HLSAttributeList(value).float("HOLD-BACK", in: 0...HLSLimits.timeOffset)
             case "#EXTINF":
                 try be(.media, tag)
                 let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let duration = Double(parts[0].trimmingSpaces), duration >= 0, duration.isFinite else {
-                    throw fail("EXTINF:\(value) has no valid duration")
+                guard let duration = Double(parts[0].trimmingSpaces), duration >= 0, duration <= HLSLimits.segmentDuration else {
+                    throw fail("EXTINF:\(value) has no valid duration (0 to \(Int(HLSLimits.segmentDuration)) seconds)")
                 }
                 let title = parts.count > 1 ? String(parts[1].trimmingSpaces) : nil
                 pendingInfo = (duration, title?.isEmpty == true ? nil : title, self.line)
@@ -193,6 +195,7 @@ public enum HLSParser {
                 return
             }
             guard let info = pendingInfo else { throw fail("segment URI \"\(text)\" without #EXTINF before it") }
+            guard media.segments.count < HLSLimits.segments else { throw fail("more than \(HLSLimits.segments) segments") }
             kind = .media
             let sequence = media.mediaSequence + Int64(media.segments.count)
             var segment = HLSSegment(sequence: sequence, uri: try resolve(text), duration: info.duration)
@@ -206,6 +209,9 @@ public enum HLSParser {
                     offset = explicit
                 } else if let previous = media.segments.last, previous.uri == segment.uri, let previousRange = previous.byteRange {
                     offset = previousRange.offset + previousRange.length
+                    guard range.length <= HLSLimits.byteRangeEnd - offset else {
+                        throw fail("EXT-X-BYTERANGE ends past \(HLSLimits.byteRangeEnd)")
+                    }
                 } else {
                     throw fail("EXT-X-BYTERANGE without an offset must follow a sub-range of the same resource")
                 }
@@ -226,18 +232,22 @@ public enum HLSParser {
         }
 
         func variant(_ attributes: HLSAttributeList) throws -> HLSVariant {
-            guard let bandwidth = try attributes.integer("BANDWIDTH") else { throw fail("EXT-X-STREAM-INF has no BANDWIDTH") }
+            guard let bandwidth = try attributes.integer("BANDWIDTH", upTo: HLSLimits.bandwidth) else {
+                throw fail("EXT-X-STREAM-INF has no BANDWIDTH")
+            }
             var variant = HLSVariant(uri: base, bandwidth: bandwidth)
-            variant.averageBandwidth = try attributes.integer("AVERAGE-BANDWIDTH")
+            variant.averageBandwidth = try attributes.integer("AVERAGE-BANDWIDTH", upTo: HLSLimits.bandwidth)
             if let text = attributes["RESOLUTION"] {
                 let parts = text.split(separator: "x")
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else {
-                    throw fail("RESOLUTION=\(text) is not WIDTHxHEIGHT")
+                let sides = HLSLimits.pictureSide
+                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+                      sides.contains(width), sides.contains(height) else {
+                    throw fail("RESOLUTION=\(text) is not WIDTHxHEIGHT, each from 1 to \(sides.upperBound)")
                 }
                 variant.resolution = HLSResolution(width: width, height: height)
             }
             variant.codecs = attributes["CODECS"].map { $0.split(separator: ",").map { String($0.trimmingSpaces) } } ?? []
-            variant.frameRate = try attributes.float("FRAME-RATE")
+            variant.frameRate = try attributes.float("FRAME-RATE", in: 0...HLSLimits.frameRate)
             variant.audioGroup = attributes["AUDIO"]
             variant.subtitlesGroup = attributes["SUBTITLES"]
             return variant
@@ -279,11 +289,25 @@ public enum HLSParser {
             return key
         }
 
+        /// A media or discontinuity sequence number: small enough that counting
+        /// segments on from it can never overflow.
+        func sequenceNumber(_ text: Substring, tag: String) throws(HLSParseError) -> Int64 {
+            guard let number = Int64(text.trimmingSpaces), number >= 0, number <= HLSLimits.sequenceNumber else {
+                throw fail("\(tag):\(text) is not a number from 0 to \(HLSLimits.sequenceNumber)")
+            }
+            return number
+        }
+
         func byteRange(_ text: Substring) throws(HLSParseError) -> (length: Int, offset: Int?) {
             let parts = text.trimmingSpaces.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count <= 2, let length = Int(parts[0]), length >= 0 else { throw fail("byte range \"\(text)\" is not LENGTH[@OFFSET]") }
+            let sizes = 0...HLSLimits.byteRangeEnd
+            guard parts.count <= 2, let length = Int(parts[0]), sizes.contains(length) else {
+                throw fail("byte range \"\(text)\" is not LENGTH[@OFFSET] with a length up to \(HLSLimits.byteRangeEnd)")
+            }
             guard parts.count == 2 else { return (length, nil) }
-            guard let offset = Int(parts[1]), offset >= 0 else { throw fail("byte range \"\(text)\" has a bad offset") }
+            guard let offset = Int(parts[1]), sizes.contains(offset), length <= HLSLimits.byteRangeEnd - offset else {
+                throw fail("byte range \"\(text)\" ends past \(HLSLimits.byteRangeEnd)")
+            }
             return (length, offset)
         }
 
@@ -303,58 +327,5 @@ public enum HLSParser {
             }
             return .media(media)
         }
-    }
-}
-
-/// Dates as HLS servers write them: `2026-11-21T05:11:02Z`, with or without
-/// fractional seconds, with `Z`, `+hh:mm`, `+hhmm` or `+hh`.
-enum ISO8601Parser {
-    static func date(_ text: String) -> Date? {
-        let scalars = Array(text.utf8)
-        func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= scalars.count else { return nil }
-            var value = 0
-            for byte in scalars[range] {
-                guard byte >= 48, byte <= 57 else { return nil }
-                value = value * 10 + Int(byte - 48)
-            }
-            return value
-        }
-        guard scalars.count >= 19, scalars[4] == 45, scalars[7] == 45, scalars[10] == 84 || scalars[10] == 116 || scalars[10] == 32,
-              scalars[13] == 58, scalars[16] == 58,
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
-        var index = 19
-        var fraction = 0.0
-        if index < scalars.count, scalars[index] == 46 || scalars[index] == 44 {
-            index += 1
-            var scale = 0.1
-            let start = index
-            while index < scalars.count, scalars[index] >= 48, scalars[index] <= 57 {
-                fraction += Double(scalars[index] - 48) * scale
-                scale /= 10
-                index += 1
-            }
-            guard index > start else { return nil }
-        }
-        var offsetSeconds = 0
-        if index < scalars.count {
-            let sign = scalars[index]
-            if sign == 90 || sign == 122 {  // Z
-                index += 1
-            } else if sign == 43 || sign == 45 {
-                let rest = String(decoding: scalars[(index + 1)...], as: UTF8.self).replacingOccurrences(of: ":", with: "")
-                guard rest.count == 2 || rest.count == 4, let hh = Int(rest.prefix(2)), let mm = Int(rest.dropFirst(2).isEmpty ? "0" : String(rest.dropFirst(2))),
-                      hh < 24, mm < 60 else { return nil }
-                offsetSeconds = (hh * 3600 + mm * 60) * (sign == 43 ? 1 : -1)
-                index = scalars.count
-            } else {
-                return nil
-            }
-        }
-        guard index == scalars.count else { return nil }
-        let seconds = XMLTVTime.daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
-        return Date(timeIntervalSince1970: Double(seconds - offsetSeconds) + fraction)
     }
 }
