@@ -36,8 +36,7 @@ final class CairoImage {
 
     /// Decodes PNG bytes; nil when they are not a PNG Cairo can read, or claim more than `maximumPixels`.
     convenience init?(png bytes: [UInt8]) {
-        guard let size = CairoImage.pngSize(bytes), size.width > 0, size.height > 0,
-              size.width * size.height <= CairoImage.maximumPixels else { return nil }
+        guard let size = CairoImage.pngSize(bytes), CairoImage.fits(width: size.width, height: size.height) else { return nil }
         var reader = PNGByteReader(bytes: bytes)
         let surface = withUnsafeMutablePointer(to: &reader) { state in
             cairo_image_surface_create_from_png_stream({ closure, data, length in
@@ -60,6 +59,14 @@ final class CairoImage {
             guard let converted = CairoImage.argb32Copy(of: surface) else { return nil }
             self.init(surface: converted)
         }
+    }
+
+    /// Whether a picture of this size may be decoded: each side and the product
+    /// checked without overflow (a header may claim 0xFFFFFFFF x 0xFFFFFFFF).
+    static func fits(width: Int, height: Int) -> Bool {
+        guard width > 0, height > 0, width <= maximumPixels, height <= maximumPixels else { return false }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return !overflow && pixels <= maximumPixels
     }
 
     /// The width and height in a PNG's IHDR chunk, which the format puts first.

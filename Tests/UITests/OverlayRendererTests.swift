@@ -35,6 +35,12 @@ import ZapperUI
         let hugePNG = try #require(encodePNG(huge))
         #expect(hugePNG.count < 200_000)
         #expect(decodePNG(hugePNG)?.width == nil)
+        // A header that claims 0xFFFFFFFF x 0xFFFFFFFF pixels (their product overflows Int) is refused, not a trap.
+        var claim = Array(Fixtures.logoPNG.prefix(33))
+        claim.replaceSubrange(16..<24, with: [UInt8](repeating: 0xFF, count: 8))
+        #expect(decodePNG(claim) == nil)
+        claim.replaceSubrange(16..<24, with: [0x7F, 0xFF, 0xFF, 0xFF, 0, 0, 0, 2])
+        #expect(decodePNG(claim) == nil)
 
         let name = "Harbour News 24"
         let missing = picture([card(ChannelIdentity(number: 7, name: name))])
