@@ -161,7 +161,8 @@ public enum WebVTTParser {
         guard minutesText.count == 2, minutesText.allSatisfy(\.isASCIIDigit), let minutes = Int(minutesText), minutes < 60 else { return nil }
         var hours = 0
         if parts.count == 3 {
-            guard parts[0].count >= 2, parts[0].allSatisfy(\.isASCIIDigit), let value = Int(parts[0]) else { return nil }
+            // At most nine digits of hours (over 100,000 years): the seconds cannot overflow.
+            guard (2...9).contains(parts[0].count), parts[0].allSatisfy(\.isASCIIDigit), let value = Int(parts[0]) else { return nil }
             hours = value
         }
         return Double(hours * 3600 + minutes * 60 + seconds) + Double(millis) / 1000
@@ -180,7 +181,8 @@ public enum WebVTTParser {
                 return nil
             }
         }
-        guard let mpegts, mpegts >= 0, let local else { return nil }
+        // MPEGTS is a 33-bit PTS: anything larger is not one (and would overflow once a cue is placed).
+        guard let mpegts, (0..<ptsWrap).contains(mpegts), let local else { return nil }
         return WebVTTTimestampMap(mpegts: mpegts, local: local)
     }
 
