@@ -116,8 +116,8 @@ public enum ConfigFile {
                     }
                 }
                 if let timeout = int(parental, "unlock-timeout", section: section) {
-                    if timeout > 0 { config.parental.unlockTimeout = timeout } else {
-                        fail("unlock-timeout", section, "must be a number of seconds above 0")
+                    if (1...31_536_000).contains(timeout) { config.parental.unlockTimeout = timeout } else {
+                        fail("unlock-timeout", section, "must be 1 to 31536000 seconds (a year), not \(timeout)")
                     }
                 }
             }

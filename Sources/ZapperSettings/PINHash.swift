@@ -43,7 +43,7 @@ public enum PINHash {
         let fields = stored.split(separator: ":", omittingEmptySubsequences: false)
         guard fields.count == 4, fields[0] == "sha256", let iterations = Int(fields[1]),
               (1...maximumIterations).contains(iterations),
-              let salt = Hex.bytes(fields[2]), !salt.isEmpty,
+              let salt = Hex.bytes(fields[2]), (1...64).contains(salt.count),
               let digest = Hex.bytes(fields[3]), digest.count == SHA256.byteCount else { return nil }
         return (iterations, salt, digest)
     }

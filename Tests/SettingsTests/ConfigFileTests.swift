@@ -82,6 +82,13 @@ import ZapperCore
             == "/etc/zapper/zapper.toml:2: parental.pin-hash: is not a PIN hash (sha256:<iterations>:<salt hex>:<hash hex>)")
         #expect(problems("default-channel = 0\n") == "/etc/zapper/zapper.toml:1: default-channel: must be a channel number (1 or more)")
         #expect(problems("signage = 3\n") == "/etc/zapper/zapper.toml:1: signage: expected a table [signage], found integer")
+        // Seconds that would overflow once made milliseconds (a crash at every boot) are refused.
+        #expect(problems("[parental]\nunlock-timeout = 9223372036854775807\n")
+            == "/etc/zapper/zapper.toml:2: parental.unlock-timeout: must be 1 to 31536000 seconds (a year), not 9223372036854775807")
+        // A PIN hash whose salt is megabytes would make every PIN check hang.
+        let longSalt = String(repeating: "ab", count: 65)
+        #expect(problems("[parental]\npin-hash = \"sha256:1000:\(longSalt):\(String(repeating: "00", count: 32))\"\n")
+            == "/etc/zapper/zapper.toml:2: parental.pin-hash: is not a PIN hash (sha256:<iterations>:<salt hex>:<hash hex>)")
     }
 
     @Test func syntaxErrorsGiveTheLine() {
