@@ -26,6 +26,10 @@ public struct GuideCollector: Sendable {
         public var outsideWindow = 0
         /// Last programmes of a channel with no stop time and nothing after them.
         public var unknownEnd = 0
+        /// Past `GuideLimits.programmesPerChannel` for their channel.
+        public var overChannelLimit = 0
+        /// Problems not kept, past `GuideLimits.problems`.
+        public var problemsDropped = 0
         public init() {}
     }
 
@@ -59,7 +63,13 @@ public struct GuideCollector: Sendable {
     }
 
     public mutating func problem(line: Int, _ message: String) {
-        problems.append(InputProblem(source: source, line: line, message: message))
+        guard problems.count < GuideLimits.problems else {
+            counts.problemsDropped += 1
+            return
+        }
+        // A message quotes the guide's own text: a line of the log, not a megabyte.
+        let shown = message.count > 300 ? message.prefix(300) + "…" : Substring(message)
+        problems.append(InputProblem(source: source, line: line, message: String(shown)))
     }
 
     public mutating func add(channel: GuideChannel) {
@@ -90,6 +100,16 @@ public struct GuideCollector: Sendable {
                 states[id]!.pending.append(Pending(programme: marker, stopKnown: true, dropped: true))
                 sinceCompaction += 1
                 if sinceCompaction >= compactionInterval { compact() }
+                return
+            }
+        }
+        if states[id]?.pending.count ?? 0 >= GuideLimits.programmesPerChannel {
+            states[id]!.pending = resolve(states[id]!, final: false).kept
+            if states[id]!.pending.count >= GuideLimits.programmesPerChannel {
+                if counts.overChannelLimit == 0 {
+                    problem(line: 0, "channel \(id) has more than \(GuideLimits.programmesPerChannel) programmes; the rest are dropped")
+                }
+                counts.overChannelLimit += 1
                 return
             }
         }

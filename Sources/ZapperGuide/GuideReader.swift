@@ -110,7 +110,7 @@ public final class GuideReader: Sendable {
         let handler = XMLTVHandler(
             collector: GuideCollector(source: source, window: options.window, channelIDs: options.channelIDs),
             preferredLanguages: options.preferredLanguages)
-        let bytes = DecompressingSource(pull: pull)
+        let bytes = DecompressingSource(limit: GuideLimits.documentBytes, pull: pull)
         let stream = PullInputStream {
             // After a fatal error the parser would read on to the end; stop instead.
             if handler.failed { return nil }
@@ -133,6 +133,9 @@ public final class GuideReader: Sendable {
         if let error = stream.failure {
             if error is CancellationError { throw failure("reading was cancelled") }
             if let error = error as? ZlibError { throw failure(error.description) }
+            if error is DecompressingSource.TooLarge {
+                throw failure("the guide is larger than \(GuideLimits.documentBytes >> 20) MB of XML; it is not read")
+            }
             throw failure("cannot read the guide: \(error)")
         }
         guard let root = handler.rootName else {
@@ -164,8 +167,12 @@ public final class GuideReader: Sendable {
 
 /// The bytes of a source, gunzipped when they start with gzip's magic bytes.
 /// Compressed input goes to zlib 4 KiB at a time, so even a "zip bomb" piece
-/// makes at most a few megabytes of output at once.
+/// makes at most a few megabytes of output at once; past `limit` bytes in all
+/// it throws `TooLarge`.
 final class DecompressingSource {
+    struct TooLarge: Error {}
+    private let limit: Int
+    private var given = 0
     private let pull: () throws -> [UInt8]?
     private var prefix: [UInt8] = []
     private var decided = false
@@ -174,11 +181,19 @@ final class DecompressingSource {
     private var outputIndex = 0
     private var ended = false
 
-    init(pull: @escaping () throws -> [UInt8]?) {
+    init(limit: Int = .max, pull: @escaping () throws -> [UInt8]?) {
+        self.limit = limit
         self.pull = pull
     }
 
     func next() throws -> [UInt8]? {
+        guard let chunk = try nextUnbounded() else { return nil }
+        given += chunk.count
+        if given > limit { throw TooLarge() }
+        return chunk
+    }
+
+    private func nextUnbounded() throws -> [UInt8]? {
         while true {
             if outputIndex < output.count {
                 defer { outputIndex += 1 }

@@ -92,11 +92,11 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if capturing, parseError == nil { text += string }
+        if capturing, parseError == nil { capture(string) }
     }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        if capturing, parseError == nil { text += String(decoding: block, as: UTF8.self) }
+        if capturing, parseError == nil { capture(String(decoding: block, as: UTF8.self)) }
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
@@ -109,7 +109,7 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         switch (parent, name) {
         case ("channel", "display-name"):
             let value = endText()
-            if !value.isEmpty { channel?.displayNames.append(value) }
+            if !value.isEmpty, channel?.displayNames.count ?? 0 < GuideLimits.textsPerElement { channel?.displayNames.append(value) }
         case ("tv", "channel"):
             if let channel, !channel.id.isEmpty { collector.add(channel: channel) }
             channel = nil
@@ -123,7 +123,7 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
             append(\.categories)
         case ("rating", "value") where stack.count >= 2 && stack[stack.count - 2] == "programme":
             let value = endText()
-            if !value.isEmpty, let system = programme.map(\.ratingSystem) {
+            if !value.isEmpty, let system = programme.map(\.ratingSystem), programme?.ratings.count ?? 0 < GuideLimits.textsPerElement {
                 programme?.ratings.append(ProgrammeRating(system: system, value: value))
             }
         case ("tv", "programme"):
@@ -141,6 +141,14 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
     }
 
     // MARK: - Pieces
+
+    /// Adds to the text being read, up to `GuideLimits.textCharacters` (a guide's text is
+    /// not trusted to be small: one description may be gigabytes).
+    private func capture(_ more: String) {
+        let room = GuideLimits.textCharacters - text.count
+        guard room > 0 else { return }
+        text += more.count <= room ? more : String(more.prefix(room))
+    }
 
     private func beginText(language: String?) {
         capturing = true
@@ -168,7 +176,9 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
     private func append(_ field: WritableKeyPath<ProgrammeDraft, [(String?, String)]>) {
         let language = textLanguage
         let value = endText()
-        if !value.isEmpty { programme?[keyPath: field].append((language, value)) }
+        if !value.isEmpty, programme?[keyPath: field].count ?? 0 < GuideLimits.textsPerElement {
+            programme?[keyPath: field].append((language, value))
+        }
     }
 
     /// The texts of the preferred language, else of the first language given.
