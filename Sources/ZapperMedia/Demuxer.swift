@@ -121,6 +121,9 @@ public final class Demuxer {
             let status = av_read_frame(format, packet.pointer)
             if status == zapper_averror_eof() { return nil }
             try AVError.check(status, "av_read_frame")
+            // A stream that appeared after the open (a PMT that adds one mid-segment) has no
+            // parameters here: skipped until the next segment's demuxer sees it from the start.
+            guard parameters.indices.contains(packet.streamIndex) else { continue }
             if parameters[packet.streamIndex].kind == .audio, packet.streamIndex != selectedAudio { continue }
             return packet
         }
