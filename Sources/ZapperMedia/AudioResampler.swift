@@ -4,6 +4,9 @@ import CFFmpeg
 /// interleaved signed 16-bit stereo at the output's rate, with libswresample.
 public final class AudioResampler {
     private var context: OpaquePointer?
+    /// The input the context was made for; a frame of another (a 5.1 programme
+    /// going to a stereo break, a new codec after a splice) makes a new one.
+    private var input: (format: Int32, rate: Int32, layout: AVChannelLayout)?
     public let outputRate: Int
     public let outputChannels = 2
 
@@ -13,10 +16,27 @@ public final class AudioResampler {
 
     deinit {
         swr_free(&context)
+        forgetInput()
+    }
+
+    private func forgetInput() {
+        if var layout = input?.layout { av_channel_layout_uninit(&layout) }
+        input = nil
     }
 
     private func prepare(for frame: UnsafeMutablePointer<AVFrame>) throws {
-        guard context == nil else { return }
+        if let input, context != nil, input.format == frame.pointee.format, input.rate == frame.pointee.sample_rate,
+           withUnsafePointer(to: input.layout, { av_channel_layout_compare($0, &frame.pointee.ch_layout) }) == 0 {
+            return
+        }
+        swr_free(&context)
+        forgetInput()
+        guard frame.pointee.sample_rate > 0, frame.pointee.ch_layout.nb_channels > 0 else {
+            throw AVError(code: -22, operation: "audio of \(frame.pointee.ch_layout.nb_channels) channels at \(frame.pointee.sample_rate) Hz")
+        }
+        var copy = AVChannelLayout()
+        try AVError.check(av_channel_layout_copy(&copy, &frame.pointee.ch_layout), "av_channel_layout_copy")
+        input = (frame.pointee.format, frame.pointee.sample_rate, copy)
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(outputChannels))
         defer { av_channel_layout_uninit(&layout) }
