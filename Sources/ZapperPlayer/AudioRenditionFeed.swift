@@ -152,7 +152,8 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
                     if decoder == nil { decoder = try Decoder(demuxer.parameters[stream]) }
                     try decoder!.send(packet)
                     while let frame = try decoder!.receive() {
-                        let time = frame.pts.map { Double($0) * Double(base.numerator) / Double(base.denominator) + offset } ?? expected
+                        let time = frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
+                            .map { $0 + offset } ?? expected
                         guard let time else { continue }
                         expected = time + Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
                         guard sink(self, try resampler.convert(frame), time) else { return }

@@ -342,13 +342,12 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
                     // Without probing, libavformat cannot time the second and later audio
                     // frames of a PES: those packets come without a pts and are timed by
                     // continuing from the frame before.
-                    if let pts = packet.pts {
-                        let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
+                    let packetTime = packet.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
+                    if let seconds = packetTime {
                         span = (min(span?.first ?? seconds, seconds), max(span?.last ?? seconds, seconds))
                     }
-                    if firstInSegment, let pts = packet.pts {
+                    if firstInSegment, let seconds = packetTime {
                         firstInSegment = false
-                        let seconds = Double(pts) * Double(base.numerator) / Double(base.denominator)
                         if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
                         tracks.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                         if Self.debugTimeline {
@@ -398,8 +397,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
                          segment: Int, timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
         let time: Double
-        if let pts = frame.pts {
-            time = Double(pts) * Double(timeBase.numerator) / Double(timeBase.denominator) + timeline.offset
+        if let pts = frame.pts, let seconds = StreamTime.seconds(pts, numerator: timeBase.numerator, denominator: timeBase.denominator) {
+            time = seconds + timeline.offset
         } else if let expected = timeline.expected[stream] {
             time = expected
         } else {
