@@ -17,8 +17,14 @@ public final class Decoder {
         kind = parameters.kind
         try AVError.check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
         context.pointee.thread_count = Int32(threads)
+        // A stream may claim any size: a picture larger than 4K is refused by the decoder
+        // instead of costing a gigabyte of reference frames.
+        context.pointee.max_pixels = Self.maximumPixels
         try AVError.check(avcodec_open2(context, codec, nil), "avcodec_open2 (\(parameters.codecName))")
     }
+
+    /// The largest picture decoded (3840 x 2160).
+    public static let maximumPixels: Int64 = 3840 * 2160
 
     deinit {
         avcodec_free_context(&context)
