@@ -59,14 +59,26 @@ public final class HTTPFetcher: Sendable {
     /// ignores Range and answers with the whole resource.
     public func bytes(_ url: URL, byteRange: HLSByteRange? = nil, limit: Int = 1 << 20) async throws -> [UInt8] {
         let response = try await start(url, byteRange: byteRange)
-        let whole = byteRange != nil && response.status == .ok
-        var body = try await response.body.collect(upTo: whole ? limit + byteRange!.offset : limit)
-        let bytes = body.readBytes(length: body.readableBytes) ?? []
-        guard whole, let byteRange else { return bytes }
-        guard bytes.count >= byteRange.offset + byteRange.length else {
-            throw Failure(url: url.absoluteString, status: nil, reason: "\(bytes.count) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
+        guard let byteRange, response.status == .ok else {
+            var body = try await response.body.collect(upTo: limit)
+            return body.readBytes(length: body.readableBytes) ?? []
         }
-        return Array(bytes[byteRange.offset..<(byteRange.offset + byteRange.length)])
+        // The server ignored Range: cut the range out as the body streams by, keeping
+        // only the range, and reading past at most `limit` bytes before it.
+        guard byteRange.length <= limit, byteRange.offset <= limit else {
+            throw Failure(url: url.absoluteString, status: nil,
+                          reason: "the server ignored Range, and the range \(byteRange.length)@\(byteRange.offset) is past \(limit) bytes")
+        }
+        var cut = ByteRangeCut(byteRange)
+        var bytes: [UInt8] = []
+        var seen = 0
+        for try await chunk in response.body {
+            seen += chunk.readableBytes
+            let kept = cut.keep(count: chunk.readableBytes)
+            bytes += chunk.readableBytesView.dropFirst(kept.lowerBound).prefix(kept.count)
+            if cut.isComplete { return bytes }
+        }
+        throw Failure(url: url.absoluteString, status: nil, reason: "\(seen) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
     }
 
     /// Starts a request and returns once the head is in (status 200 checked):
