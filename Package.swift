@@ -63,7 +63,7 @@ let package = Package(
         // The player: a tuned channel's pipeline, the audio thread, the
         // presentation loop, the event log and automation.
         .target(name: "ZapperPlayer", dependencies: [
-            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperAudio", "ZapperUI", "ZapperGuide", "ZapperSettings",
+            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperGuide", "ZapperSettings",
         ]),
 
         // The demo/test origin: a live HLS server on loopback (AES-128 demo: swift-crypto).

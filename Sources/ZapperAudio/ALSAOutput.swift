@@ -1,10 +1,11 @@
 import CALSA
+import ZapperCore
 
 /// A PCM playback stream: interleaved signed 16-bit samples, format, rate
 /// and channels negotiated with the device (ALSA's plug layer converts where
 /// the device cannot), buffered for at most `latency` seconds. `write`
 /// blocks: call it from the audio thread, never from the cooperative pool.
-public final class ALSAOutput {
+public final class ALSAOutput: PCMSink, CustomStringConvertible {
     private var pcm: OpaquePointer?
     public let device: String
     public let sampleRate: Int
@@ -36,6 +37,8 @@ public final class ALSAOutput {
             throw error
         }
     }
+
+    public var description: String { "ALSA \"\(device)\"" }
 
     deinit {
         if let pcm { snd_pcm_close(pcm) }

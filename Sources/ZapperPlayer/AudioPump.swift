@@ -1,15 +1,17 @@
 import Dispatch
 import Foundation
-import ZapperAudio
 import ZapperCore
 
-/// The audio thread: feeds ALSA from the playing channel and keeps the
-/// master clock (the timeline time being heard = written minus what the
+/// The audio thread: feeds the sound device from the playing channel and keeps
+/// the master clock (the timeline time being heard = written minus what the
 /// device still holds). Where a device takes data faster than real time
 /// (ALSA's `null` slave behind a `file` capture), it paces itself to the
-/// wall clock so the clock stays true.
+/// wall clock so the clock stays true. With no device, or one that failed,
+/// the sound is played into the system clock (`SoundDevice`), so the
+/// pictures go on.
 final class AudioPump: @unchecked Sendable {
-    private let output: ALSAOutput?
+    /// The device being written to, as the clock reads it (swapped by the audio thread).
+    private var sink: (any PCMSink)?
     private let lock = NSCondition()
     private var playback: ChannelPlayback?
     /// Timeline time at the start, and the wall time it maps to.
@@ -28,17 +30,23 @@ final class AudioPump: @unchecked Sendable {
     static let fadeSeconds = 0.03
     private let onStarted: @Sendable (ChannelPlayback) -> Void
 
-    init(output: ALSAOutput?, onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
-        self.output = output
+    /// `openSound` opens the real device (nil: none); `onSound` hears when it is lost and back.
+    init(openSound: (@Sendable () throws -> any PCMSink)?, onSound: @escaping @Sendable (SoundDevice.Change) -> Void,
+         onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
         self.onStarted = onStarted
-        let thread = Thread { [weak self] in self?.loop() }
+        let thread = Thread { [weak self] in
+            let device = SoundDevice(open: openSound, now: { AudioPump.wall() }, report: onSound)
+            self?.loop(device)
+        }
         thread.name = "zapper-audio"
         thread.start()
     }
 
     static func wall() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-    var sampleRate: Int { output?.sampleRate ?? 48_000 }
+    /// The rate the pump writes at (every device is opened at it; ALSA's plug layer converts).
+    static let sampleRate = 48_000
+    var sampleRate: Int { Self.sampleRate }
 
     /// Plays `playback` from timeline time `time`, which is on screen now.
     func begin(_ playback: ChannelPlayback, at time: Double) {
@@ -95,25 +103,28 @@ final class AudioPump: @unchecked Sendable {
         defer { lock.unlock() }
         guard let origin else { return nil }
         let wallClock = origin.time + (Self.wall() - origin.wall)
-        guard let writtenUntil, output != nil else { return wallClock }
+        guard let writtenUntil, let sink else { return wallClock }
         let rate = Double(sampleRate)
         let ahead = Double(framesWritten) / rate - (Self.wall() - origin.wall)
-        let held = max(Double(output?.delayFrames ?? 0) / rate, ahead)
+        let held = max(Double(sink.delayFrames) / rate, ahead)
         return writtenUntil - held
     }
 
-    private func loop() {
-        let periodFrames = max(output?.periodFrames ?? 480, 240)
-        let silence = [Int16](repeating: 0, count: periodFrames * 2)
+    private func loop(_ device: SoundDevice) {
+        var silence: [Int16] = []
         while true {
-            pumpOnce(periodFrames: periodFrames, silence: silence)
+            // The device may have changed (lost, or back): its period and its delay are the clock's.
+            let periodFrames = max(device.sink.periodFrames, 240)
+            if silence.count != periodFrames * 2 { silence = [Int16](repeating: 0, count: periodFrames * 2) }
+            lock.withLock { sink = device.sink }
+            pumpOnce(device, periodFrames: periodFrames, silence: silence)
         }
     }
 
     /// Writes one period: the playing channel's sound, the old one fading out, or silence.
     /// (One period per call, not one long loop body: the optimizer of Swift 6.3 never
     /// finished with the loop written inline.)
-    private func pumpOnce(periodFrames: Int, silence: [Int16]) {
+    private func pumpOnce(_ device: SoundDevice, periodFrames: Int, silence: [Int16]) {
         lock.lock()
         let playback = self.playback
         let origin = self.origin
@@ -125,14 +136,14 @@ final class AudioPump: @unchecked Sendable {
         let faded = framesWritten
         let heard = soundFrames
         lock.unlock()
-        // Nothing on screen yet (or no device): nothing to play.
-        guard let output, let origin else {
+        // Nothing on screen yet: nothing to play.
+        guard let origin else {
             Thread.sleep(forTimeInterval: 0.005)
             return
         }
         // Stay no more than the device's buffer ahead of the wall clock.
         let ahead = Double(faded) / Double(sampleRate) - (Self.wall() - origin.wall)
-        let allowed = Double(output.bufferFrames) / Double(sampleRate)
+        let allowed = Double(device.sink.bufferFrames) / Double(sampleRate)
         if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
         var chunk = silence
         var chunkTime: Double?
@@ -147,12 +158,7 @@ final class AudioPump: @unchecked Sendable {
         } else if let fading {
             chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain, ramp: ramp) ?? silence
         }
-        do {
-            try chunk.withUnsafeBufferPointer { try output.write($0) }
-        } catch {
-            Thread.sleep(forTimeInterval: 0.01)
-            return
-        }
+        chunk.withUnsafeBufferPointer { device.write($0) }
         recordWrite(of: chunk.count / 2, at: chunkTime, lead: lead, for: playback)
     }
 

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-import ZapperAudio
 import ZapperCore
 import ZapperMedia
 import ZapperSettings
@@ -12,7 +11,8 @@ import ZapperSettings
 /// presents it at the display's next vblank.
 public final class Player {
     public struct Options {
-        public var audioDevice = "default"
+        /// Opens the sound device (the executable wires ALSA in); nil: no sound, pictures on the system clock.
+        public var openSound: (@Sendable () throws -> any PCMSink)?
         public var eventsPath: String?
         public var script: [ScriptLine] = []
         public var keymap = Keymap.defaults
@@ -95,17 +95,19 @@ public final class Player {
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         guide = options.guideSource.map { GuideStore(source: $0, lineup: lineup) }
         guide?.start()
-        var output: ALSAOutput?
-        do {
-            output = try ALSAOutput(device: options.audioDevice)
-            if let output {
-                Self.say("sound: ALSA \"\(output.device)\", \(output.sampleRate) Hz, \(output.bufferFrames * 1000 / output.sampleRate) ms buffer")
-            }
-        } catch {
-            Self.say("sound: none (\(error))")
-        }
         let log = self.log
-        audio = AudioPump(output: output) { playback in
+        let retried = options.openSound != nil
+        audio = AudioPump(openSound: options.openSound, onSound: { change in
+            switch change {
+            case .lost(let reason):
+                log.emit("sound-lost", [("reason", .string(reason))])
+                Self.say("sound: none (\(reason)); pictures run on the system clock"
+                         + (retried ? ", and the device is tried again every 5 s" : ""))
+            case .opened(let sink), .back(let sink):
+                if case .back = change { log.emit("sound-back", []) }
+                Self.say("sound: \(sink), \(sink.sampleRate) Hz, \(sink.bufferFrames * 1000 / max(sink.sampleRate, 1)) ms buffer")
+            }
+        }) { playback in
             log.emit("audio-started", [("channel", .int(playback.channel.number))])
             Self.say("sound of \(playback.channel.number) started")
         }

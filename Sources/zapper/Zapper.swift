@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Synchronization
+import ZapperAudio
 import ZapperCore
 import ZapperDisplay
 import ZapperInput
@@ -36,7 +38,7 @@ struct Zapper: ParsableCommand {
     @Option(help: "Size of the offscreen display, WIDTHxHEIGHT.")
     var size = "1920x1080"
 
-    @Option(help: "ALSA PCM device.")
+    @Option(help: "ALSA PCM device, or none (pictures then run on the system clock).")
     var audioDevice = "default"
 
     @Option(help: "Write the event log (JSON lines) to this file.")
@@ -127,7 +129,16 @@ struct Zapper: ParsableCommand {
         guard dimensions.count == 2, dimensions.allSatisfy({ (16...8192).contains($0) && $0 % 2 == 0 }) else {
             throw ValidationError("--size \(size): expected WIDTHxHEIGHT with even numbers, e.g. 1920x1080")
         }
-        options.audioDevice = audioDevice
+        // ALSA's own error text goes to our log, not raw to stderr; "none" plays without sound.
+        // A box without a sound card tries its device every few seconds: each line is said once.
+        let saidALSA = Mutex<Set<String>>([])
+        ALSALibrary.routeErrors { line in
+            if saidALSA.withLock({ $0.count < 64 && $0.insert(line).inserted }) { say("sound: ALSA: \(line)") }
+        }
+        let device = audioDevice
+        if device != "none" {
+            options.openSound = { @Sendable () throws -> any PCMSink in try ALSAOutput(device: device) }
+        }
         options.eventsPath = events
         options.traceFrames = traceFrames
         options.traceFlips = traceFlips
