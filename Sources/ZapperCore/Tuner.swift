@@ -52,6 +52,10 @@ public struct Tuner: Sendable {
     /// The target's failure: why, and when the next attempt starts.
     private var failure: (reason: String, retryAt: Int)?
     private var attempts = 0
+    /// The tune whose picture is on screen, and when its first frame came.
+    private var playing: (serial: Int, since: Int)?
+    /// Stalls of the target in a row (within `stallMemory` of a good tune): the backoff of its re-tunes.
+    private var stalls = 0
 
     private var digits = ""
     private var entryDeadline: Int?
@@ -113,7 +117,7 @@ public struct Tuner: Sendable {
 
     private mutating func apply(_ input: TunerInput, now: Int, pressedAt: Int, _ out: inout [TunerEffect]) {
         switch input {
-        case .tick, .tuneSucceeded, .tuneFailed: break
+        case .tick, .tuneSucceeded, .tuneFailed, .stalled: break
         default: missing = nil
         }
         switch input {
@@ -159,10 +163,32 @@ public struct Tuner: Sendable {
             if tuned != tune.channel { previousTuned = tuned; tuned = tune.channel }
             tunedStopped = false
             attempts = 0
+            playing = (serial, now)
             banner = TunerBanner(channel: tune.channel, until: now + settings.bannerDuration)
         case .tuneFailed(let serial, let reason):
             guard let tune = active, tune.serial == serial else { return }
             fail(tune, reason: reason, result: .failed, now: now, &out)
+        case .stalled(let serial, let reason):
+            stalled(serial: serial, reason: reason, now: now, &out)
+        }
+    }
+
+    /// The channel on screen stopped: its playback goes, and it is tuned again (its loading
+    /// card over the stale picture); a second stall soon after waits with the error card.
+    private mutating func stalled(serial: Int, reason: String, now: Int, _ out: inout [TunerEffect]) {
+        guard let playing, playing.serial == serial, active == nil, failure == nil, tuned == target, !tunedStopped else { return }
+        self.playing = nil
+        if now - playing.since > settings.stallMemory { stalls = 0 }
+        stalls += 1
+        out.append(.loadFailed(channel: target, serial: serial, reason: reason))
+        tunedStopped = true
+        targetReason = .retry
+        askedAt = now
+        if stalls > 1 {
+            failure = (reason, now + settings.retryDelay(attempt: stalls - 1))
+        } else {
+            interstitial = target
+            out.append(.interstitialShown(channel: target))
         }
     }
 
@@ -206,6 +232,7 @@ public struct Tuner: Sendable {
         dismissInterstitial(.superseded, &out)
         failure = nil
         attempts = 0
+        stalls = 0
         banner = nil
         target = channel
         targetReason = reason

@@ -47,6 +47,9 @@ public enum TunerInput: Sendable, Equatable {
     case tuneSucceeded(serial: Int)
     /// Tune `serial` failed, with a reason a person can read.
     case tuneFailed(serial: Int, reason: String)
+    /// The channel on screen (tune `serial`, which succeeded) has shown no new picture for
+    /// `TunerSettings.stallAfter`: it is tuned again, at once the first time, then with backoff.
+    case stalled(serial: Int, reason: String)
     /// Time passed; deliver at `Tuner.nextDeadline`.
     case tick
 }
@@ -131,6 +134,10 @@ public struct TunerSettings: Sendable, Equatable {
     public var retryCap = 30_000
     /// How long the banner and the "No channel N" card stay.
     public var bannerDuration = 4_000
+    /// A playing channel with no new picture for this long has stalled (the player tells the tuner).
+    public var stallAfter = 8_000
+    /// Stalls this long after the last good tune start the backoff afresh.
+    public var stallMemory = 300_000
 
     public init() {}
 
