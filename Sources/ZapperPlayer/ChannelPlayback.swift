@@ -518,6 +518,10 @@ public final class FailureMark: @unchecked Sendable {
 
     public var isFailing: Bool { lock.withLock { failedAfter != nil } }
 
+    private var stallTold = false
+    /// True once per playback: the stall has been told to the tuner.
+    func tellStall() -> Bool { lock.withLock { defer { stallTold = true }; return !stallTold } }
+
     /// True once, when a picture of `segment` shows the failure is over.
     public func recovers(segment: Int) -> Bool {
         lock.withLock {

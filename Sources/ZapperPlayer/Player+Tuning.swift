@@ -111,8 +111,7 @@ extension Player {
         let now = log.now
         var firstPicture: (serial: Int, time: Double)?
         var scaleNanoseconds: UInt64 = 0
-        if let playback {
-            watchForStarvation(playback, now: now)
+        if let playback, watchForStarvation(playback, now: now) {
             // A picture is due when its time falls before the middle of this vblank's interval.
             let clock = awaitingFirstPicture ? nil : audio.clock.map { $0 + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
@@ -179,12 +178,25 @@ extension Player {
 
     /// A playing channel whose pictures stopped coming is a failure the viewer sees,
     /// whatever the network said: reported once, recovered at the next picture.
-    private func watchForStarvation(_ playback: ChannelPlayback, now: Int) {
-        guard !awaitingFirstPicture, now - lastPictureAt > Self.starvedAfterMilliseconds, !playback.failures.isFailing else { return }
+    /// Still nothing after the tuner's `stallAfter`: the channel has stalled (a decoder that
+    /// returns nothing, a live edge that stopped, a pipeline stuck), and the tuner tunes it again.
+    /// False when the playback was stopped for it.
+    private func watchForStarvation(_ playback: ChannelPlayback, now: Int) -> Bool {
+        guard !awaitingFirstPicture else { return true }
+        let starved = now - lastPictureAt
+        if starved > tuner.settings.stallAfter, playback.failures.tellStall() {
+            let seconds = starved / 1000
+            log.emit("stalled", [("channel", .int(playback.channel.number)), ("seconds", .int(seconds))])
+            Self.say("channel \(playback.channel.number): stalled, no picture for \(seconds) s; tuning it again")
+            apply(tuner.handle(.stalled(serial: playback.serial, reason: "No picture for \(seconds) s"), now: now))
+            return self.playback === playback
+        }
+        guard starved > Self.starvedAfterMilliseconds, !playback.failures.isFailing else { return true }
         playback.failures.failed()
         log.emit("load-failed", [("channel", .int(playback.channel.number)),
                                  ("error", .string("no picture for \(Self.starvedAfterMilliseconds / 1000) s"))])
         Self.say("channel \(playback.channel.number): no picture for \(Self.starvedAfterMilliseconds) ms")
+        return true
     }
 
     func identity(of number: Int) -> ChannelIdentity {
