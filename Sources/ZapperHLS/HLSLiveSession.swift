@@ -28,6 +28,8 @@ public final class HLSLiveSession: Sendable {
     /// after the picture's playlist must not start after the picture does.
     private let leadSegments: Int
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// Whether the consumer has room for another segment (nil: always).
+    private let room = Mutex<(@Sendable () -> Bool)?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     /// The segments, in order; finishes when the session ends.
     public let segments: AsyncStream<HLSSegmentDelivery>
@@ -50,6 +52,12 @@ public final class HLSLiveSession: Sendable {
     public func start() {
         let started = Task { await self.run() }
         task.withLock { $0 = started }
+    }
+
+    /// Bounds what is fetched ahead: before each segment the session waits until
+    /// `hasRoom` (the consumer's count of what it has waiting) says there is room.
+    public func waitsForRoom(_ hasRoom: @escaping @Sendable () -> Bool) {
+        room.withLock { $0 = hasRoom }
     }
 
     /// Stops fetching; the segment stream finishes.
@@ -169,7 +177,11 @@ public final class HLSLiveSession: Sendable {
                                           reason: "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt"))
                     continue
                 }
-                await fetch(segment, variant: current, estimator: &estimator)
+                while let hasRoom = room.withLock({ $0 }), !hasRoom() {
+                    guard await pause(0.05) else { return }
+                }
+                await fetch(segment, variant: current, bandwidth: variants.isEmpty ? nil : variants[current].bandwidth,
+                            estimator: &estimator)
             }
             if switched { continue }  // the new variant's playlist, at once
             if cursor.ended && pending == nil && cursor.nextSequence.map({ $0 > (playlist.segments.last?.sequence ?? 0) }) == true {
@@ -184,9 +196,13 @@ public final class HLSLiveSession: Sendable {
     /// once per key URI); only the last block waits for the body's end. A
     /// fragmented MP4 segment gets its initialization section (fetched once
     /// per URI and range) in front of its bytes.
-    private func fetch(_ segment: HLSSegment, variant: Int, estimator: inout BandwidthEstimator) async {
+    /// A segment bigger than its cap (`SegmentLimits`, from its duration and the variant's
+    /// `bandwidth`), or not whole by its deadline, fails: what arrived is still decoded.
+    private func fetch(_ segment: HLSSegment, variant: Int, bandwidth: Int?, estimator: inout BandwidthEstimator) async {
         let queue = ByteQueue()
         let started = Self.now()
+        let cap = SegmentLimits.byteCap(duration: segment.duration, bandwidth: bandwidth)
+        let deadline = started + SegmentLimits.deadline(duration: segment.duration)
         var delivered = false
         var bytes = 0
         var decryptor: SegmentDecryptor?
@@ -206,6 +222,14 @@ public final class HLSLiveSession: Sendable {
             var cut = response.status == .ok ? segment.byteRange.map(ByteRangeCut.init) : nil
             for try await chunk in response.body {
                 bytes += chunk.readableBytes
+                if bytes > cap {
+                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                                              reason: "more than \(cap >> 20) MB, the most a \(segment.duration) s segment may have")
+                }
+                if Self.now() > deadline {
+                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                                              reason: "\(bytes) bytes after \(Int(deadline - started)) s, and not whole")
+                }
                 var view = chunk.readableBytesView[...]
                 if cut != nil {
                     let kept = cut!.keep(count: view.count)

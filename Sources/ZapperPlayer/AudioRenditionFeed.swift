@@ -61,6 +61,15 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
                 break
             }
         }
+        session.waitsForRoom { [weak self] in self?.hasRoom ?? true }
+    }
+
+    /// Whether the session may fetch another segment (a warm feed keeps only its newest).
+    private var hasRoom: Bool {
+        condition.withLock {
+            isWarm() || SegmentLimits.hasRoom(segments: deliveries.count, seconds: deliveries.reduce(0) { $0 + $1.duration },
+                                              bytes: deliveries.reduce(0) { $0 + $1.bytes.appendedCount })
+        }
     }
 
     func start() {

@@ -92,6 +92,15 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         }
         bufferedSeconds = buffered
         owner.value = self
+        session.waitsForRoom { owner.value?.hasRoom ?? true }
+    }
+
+    /// Whether the session may fetch another segment: a warm neighbour keeps only its newest.
+    private var hasRoom: Bool {
+        condition.withLock {
+            isWarm || SegmentLimits.hasRoom(segments: deliveries.count, seconds: deliveries.reduce(0) { $0 + $1.delivery.duration },
+                                            bytes: deliveries.reduce(0) { $0 + $1.delivery.bytes.appendedCount })
+        }
     }
 
     private let bufferedSeconds: SharedDouble

@@ -33,11 +33,13 @@ struct HLSLiveSessionTests {
         func delivered(_ sequence: Int64) -> Bool { deliveries.withLock { $0.contains { $0.sequence == sequence } } }
     }
 
-    func play(_ url: URL, buffered: Double = 10) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
+    /// `room`: the consumer's room for segments (`waitsForRoom`), set before the session starts.
+    func play(_ url: URL, buffered: Double = 10, room: (@Sendable () -> Bool)? = nil) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
         let recorder = Recorder()
         let session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { buffered }) { event in
             recorder.events.withLock { $0.append(event) }
         }
+        if let room { session.waitsForRoom(room) }
         session.start()
         let consumer = Task {
             for await delivery in session.segments {

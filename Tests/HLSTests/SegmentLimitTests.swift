@@ -1,0 +1,52 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+
+/// What a segment may cost: a body that never ends is cut at its cap, and
+/// the session fetches no further ahead than the consumer has room for.
+extension HLSLiveSessionTests {
+    @Test func aSegmentThatNeverEndsIsCutAtItsCap() async throws {
+        let origin = try OriginProcess.shared.get()
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/hostile/endless/index.m3u8")!
+        let (session, recorder, consumer) = play(url)
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("an endless segment to fail", seconds: 20) {
+            recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 1
+        }
+        let cap = SegmentLimits.byteCap(duration: 2, bandwidth: nil)
+        let reasons = recorder.events.withLock { $0 }.compactMap { event -> String? in
+            if case .segmentFailed(_, let reason) = event { reason } else { nil }
+        }
+        #expect(reasons.first?.contains("more than \(cap >> 20) MB") == true, "\(reasons)")
+        // What was handed on for that segment stops at the cap (a chunk past it at most).
+        let first = try #require(recorder.deliveries.withLock { $0.first })
+        #expect(first.bytes.appendedCount <= cap + (1 << 20), "\(first.bytes.appendedCount) bytes")
+    }
+
+    @Test func theSessionWaitsForRoomBeforeFetchingMore() async throws {
+        let origin = try OriginProcess.shared.get()
+        let room = Mutex(false)
+        let (session, recorder, consumer) = play(channelURL(origin), room: { room.withLock { $0 } })
+        defer { session.cancel(); consumer.cancel() }
+        // However long it waits, nothing is fetched while the consumer has no room…
+        try await Task.sleep(for: .seconds(5))
+        #expect(recorder.deliveries.withLock { $0.count } == 0)
+        // …and once it has, segments come.
+        room.withLock { $0 = true }
+        try await recorder.waitFor("a segment once there is room") { recorder.deliveries.withLock { $0.count } >= 1 }
+    }
+
+    @Test func segmentBudgetsFollowDurationAndBandwidth() {
+        #expect(SegmentLimits.byteCap(duration: 2, bandwidth: 1_000_000) == SegmentLimits.floorBytes)
+        #expect(SegmentLimits.byteCap(duration: 6, bandwidth: 8_000_000) == 18_000_000)
+        #expect(SegmentLimits.byteCap(duration: 86_400, bandwidth: 1_000_000_000_000) == SegmentLimits.ceilingBytes)
+        #expect(SegmentLimits.deadline(duration: 2) == 10 && SegmentLimits.deadline(duration: 6) == 12)
+        #expect(SegmentLimits.hasRoom(segments: 3, seconds: 6, bytes: 1 << 20))
+        #expect(!SegmentLimits.hasRoom(segments: 4, seconds: 6, bytes: 1 << 20))
+        #expect(!SegmentLimits.hasRoom(segments: 1, seconds: 30, bytes: 1 << 20))
+        #expect(!SegmentLimits.hasRoom(segments: 1, seconds: 2, bytes: 96 << 20))
+    }
+}
