@@ -134,7 +134,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
 
     private func send(_ reply: OriginReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let delivery = reply.delivery
-        let announced = delivery.truncateTo ?? reply.body.count
+        let announced = delivery.endless ? 1 << 40 : delivery.truncateTo ?? reply.body.count
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: reply.contentType)
         headers.add(name: "Content-Length", value: "\(announced)")
@@ -148,6 +148,10 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
 
         let toSend = head.method == .HEAD ? 0 : min(announced, delivery.resetAfter ?? announced)
         let body = reply.body.prefix(toSend)
+        if delivery.endless, !body.isEmpty {
+            sendForever(body, bytesPerSecond: delivery.bytesPerSecond ?? 8 << 20, context: context)
+            return
+        }
         let finish = {
             if delivery.resetAfter != nil, head.method != .HEAD {
                 context.flush()
@@ -180,6 +184,25 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             } else {
                 context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(tick))) { nextSlice() }
             }
+        }
+        nextSlice()
+    }
+
+    /// The body again and again, paced, until the peer goes away.
+    private func sendForever(_ body: Data, bytesPerSecond: Int, context: ChannelHandlerContext) {
+        let tick = 50
+        let slice = max(1, bytesPerSecond * tick / 1000)
+        var offset = body.startIndex
+        func nextSlice() {
+            guard context.channel.isActive else { return }
+            var buffer = context.channel.allocator.buffer(capacity: slice)
+            while buffer.readableBytes < slice {
+                let end = min(offset + slice - buffer.readableBytes, body.endIndex)
+                buffer.writeBytes(body[offset..<end])
+                offset = end == body.endIndex ? body.startIndex : end
+            }
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(tick))) { nextSlice() }
         }
         nextSlice()
     }

@@ -26,6 +26,8 @@ public struct Delivery: Equatable, Sendable {
     public var resetAfter: Int?
     /// Answer nothing: drop the connection.
     public var dropConnection = false
+    /// Announce a terabyte and send the body again and again, paced (`bytesPerSecond`, else 8 MB/s), never ending.
+    public var endless = false
 
     public init() {}
 }
@@ -74,6 +76,9 @@ public final class OriginRouter: Sendable {
         let baseURL = "http://\(request.host ?? defaultHost)"
         if parts.first == "control" {
             return control(request, Array(parts.dropFirst()))
+        }
+        if parts.first == HostileShapes.prefix, request.method == "GET" {
+            return hostile(Array(parts.dropFirst()), baseURL: baseURL)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "only GET and HEAD here")
@@ -220,7 +225,7 @@ public final class OriginRouter: Sendable {
         return (OriginReply(status: 200, contentType: "video/mp2t", body: whole.reduce(Data(), +)), .segment)
     }
 
-    private func mediaPlaylist(_ channel: DemoChannel, rendition: String, encrypted: Bool) -> OriginReply {
+    func mediaPlaylist(_ channel: DemoChannel, rendition: String, encrypted: Bool) -> OriginReply {
         guard let kind = renditionKind(channel, rendition) else { return .text(404, "no rendition \(rendition)") }
         let time = faults.playlistTime(channel: channel.number, now: clock())
         // Subtitles stay in the clear.
@@ -229,7 +234,7 @@ public final class OriginRouter: Sendable {
         return OriginReply(status: 200, contentType: "application/vnd.apple.mpegurl", body: Data(text.utf8))
     }
 
-    private func segment(_ channel: DemoChannel, rendition: String, file: String, encrypted: Bool) -> OriginReply {
+    func segment(_ channel: DemoChannel, rendition: String, file: String, encrypted: Bool) -> OriginReply {
         guard let kind = renditionKind(channel, rendition), file.hasSuffix(".\(kind.extension)"),
               let sequence = Int64(file.dropLast(kind.extension.count + 1)) else {
             return .text(404, "not found")

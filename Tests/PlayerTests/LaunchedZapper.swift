@@ -48,6 +48,13 @@ final class LaunchedZapper {
         try process.run()
     }
 
+    /// The peak resident memory so far (VmHWM, kB); nil once the process is gone.
+    var peakResidentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+
     /// The events written so far.
     var events: [[String: Any]] {
         let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
