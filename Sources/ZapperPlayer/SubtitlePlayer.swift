@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ZapperCore
 import ZapperHLS
 
@@ -16,8 +17,25 @@ final class SubtitlePlayer {
         self.channel = channel
         self.rendition = rendition
         let cues = self.cues
+        // A failing playlist is told on each report; a failing segment (a hostile cue file comes
+        // every two seconds) once for the track.
+        let segmentFailureTold = Mutex(false)
         track = SubtitleTrack(url: url, startSequence: startSequence, cues: { cues.add($0) }) { event in
-            if case .playlistFailed = event { log.emit("subtitles-failed", [("channel", .int(channel)), ("error", .string(event.line))]) }
+            switch event {
+            case .playlistFailed:
+                log.emit("subtitles-failed", [("channel", .int(channel)), ("error", .string(event.line))])
+            case .segmentFailed:
+                let first = segmentFailureTold.withLock { told in
+                    defer { told = true }
+                    return !told
+                }
+                if first {
+                    log.emit("subtitles-failed", [("channel", .int(channel)), ("error", .string(event.line))])
+                    Player.say("channel \(channel): subtitles: \(event.line)")
+                }
+            default:
+                break
+            }
         }
         track.start()
     }
