@@ -66,7 +66,7 @@ public final class HLSLiveSession: Sendable {
         continuation.finish()
     }
 
-    static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    public static func now() -> Double { HTTPFetcher.now() }
 
     static func backoff(_ attempt: Int) -> Double { min(8, 0.5 * pow(2, Double(max(attempt, 1) - 1))) }
 

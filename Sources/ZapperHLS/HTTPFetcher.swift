@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Dispatch
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -47,20 +48,45 @@ public final class HTTPFetcher: Sendable {
         return failure.status.map { "HTTP \($0)" } ?? failure.reason
     }
 
-    /// A whole small document (a playlist), as text.
-    public func text(_ url: URL, limit: Int = 8 << 20) async throws -> String {
+    /// A whole small document (a playlist), as text: at most `limit` bytes, all of
+    /// it within `seconds` of the request (a server that trickles a byte now and
+    /// then never trips the per-read timeout).
+    public func text(_ url: URL, limit: Int = 8 << 20, seconds: Double = 20) async throws -> String {
+        let deadline = Self.now() + seconds
         let response = try await start(url)
-        var body = try await response.body.collect(upTo: limit)
+        var body = try await collect(response.body, url: url, limit: limit, deadline: deadline)
         return body.readString(length: body.readableBytes) ?? ""
+    }
+
+    public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+
+    /// Throws when `deadline` (on `now()`) has passed: a body's whole time is bounded, not only each read's.
+    public static func check(deadline: Double, url: URL, bytes: Int) throws {
+        guard now() <= deadline else {
+            throw Failure(url: url.absoluteString, status: nil, reason: "\(bytes) bytes, and the rest too slow in coming")
+        }
+    }
+
+    private func collect(_ body: HTTPClientResponse.Body, url: URL, limit: Int, deadline: Double) async throws -> ByteBuffer {
+        var collected = ByteBuffer()
+        for try await var chunk in body {
+            guard collected.readableBytes + chunk.readableBytes <= limit else {
+                throw Failure(url: url.absoluteString, status: nil, reason: "larger than \(limit) bytes")
+            }
+            collected.writeBuffer(&chunk)
+            try Self.check(deadline: deadline, url: url, bytes: collected.readableBytes)
+        }
+        return collected
     }
 
     /// A whole small resource (a logo, a key, an initialization section), as
     /// bytes; of a byte range, only those bytes, even from a server that
     /// ignores Range and answers with the whole resource.
-    public func bytes(_ url: URL, byteRange: HLSByteRange? = nil, limit: Int = 1 << 20) async throws -> [UInt8] {
+    public func bytes(_ url: URL, byteRange: HLSByteRange? = nil, limit: Int = 1 << 20, seconds: Double = 20) async throws -> [UInt8] {
+        let deadline = Self.now() + seconds
         let response = try await start(url, byteRange: byteRange)
         guard let byteRange, response.status == .ok else {
-            var body = try await response.body.collect(upTo: limit)
+            var body = try await collect(response.body, url: url, limit: limit, deadline: deadline)
             return body.readBytes(length: body.readableBytes) ?? []
         }
         // The server ignored Range: cut the range out as the body streams by, keeping
@@ -77,6 +103,7 @@ public final class HTTPFetcher: Sendable {
             let kept = cut.keep(count: chunk.readableBytes)
             bytes += chunk.readableBytesView.dropFirst(kept.lowerBound).prefix(kept.count)
             if cut.isComplete { return bytes }
+            try Self.check(deadline: deadline, url: url, bytes: seen)
         }
         throw Failure(url: url.absoluteString, status: nil, reason: "\(seen) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
     }

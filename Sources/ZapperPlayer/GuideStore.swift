@@ -12,6 +12,9 @@ final class GuideStore: @unchecked Sendable {
     private let source: String
     private let channelIDs: Set<String>
     private let refreshSeconds: Double
+    /// A guide download must be whole within this long (a server that trickles would
+    /// otherwise hold the refresh for good).
+    static let downloadSeconds = 300.0
 
     init(source: String, lineup: [LineupChannel], refreshSeconds: Double = 3600) {
         self.source = source
@@ -36,8 +39,14 @@ final class GuideStore: @unchecked Sendable {
             if let url = URL(string: source), url.scheme == "http" || url.scheme == "https" {
                 let reader = GuideReader(source: source, options: options)
                 do {
+                    let deadline = HLSLiveSession.now() + Self.downloadSeconds
                     let response = try await HTTPFetcher.shared.start(url)
-                    for try await chunk in response.body { try await reader.feed(Array(chunk.readableBytesView)) }
+                    var bytes = 0
+                    for try await chunk in response.body {
+                        bytes += chunk.readableBytes
+                        try HTTPFetcher.check(deadline: deadline, url: url, bytes: bytes)
+                        try await reader.feed(Array(chunk.readableBytesView))
+                    }
                 } catch {
                     reader.cancel()
                     throw error

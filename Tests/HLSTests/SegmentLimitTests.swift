@@ -50,3 +50,21 @@ extension HLSLiveSessionTests {
         #expect(!SegmentLimits.hasRoom(segments: 1, seconds: 2, bytes: 96 << 20))
     }
 }
+
+extension HLSLiveSessionTests {
+    /// A playlist paced to 50 bytes a second never trips the per-read timeout; its whole-body deadline does.
+    @Test func aTricklingBodyFailsAtItsDeadline() async throws {
+        let origin = try OriginProcess(arguments: ["--fault", "3:bandwidth=50"])
+        defer { origin.stop() }
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/3/240p/index.m3u8")!
+        let started = Date()
+        do {
+            _ = try await HTTPFetcher.shared.text(url, seconds: 2)
+            Issue.record("a trickling playlist was read whole")
+        } catch {
+            #expect("\(error)".contains("too slow in coming"), "\(error)")
+        }
+        let took = Date().timeIntervalSince(started)
+        #expect(took >= 2 && took < 5, "gave up after \(took) s")
+    }
+}
