@@ -8,8 +8,14 @@ import Foundation
 public enum M3UPlusParser {
     public static func parse(_ text: String, source: String) -> Lineup {
         var problems: [InputProblem] = []
+        var unsaid = 0
         func problem(_ line: Int, _ message: String) {
-            problems.append(InputProblem(source: source, line: line, message: message))
+            guard problems.count < LineupLimits.problems else {
+                unsaid += 1
+                return
+            }
+            let shown = message.count > 300 ? message.prefix(300) + "…" : Substring(message)
+            problems.append(InputProblem(source: source, line: line, message: String(shown)))
         }
 
         var body = text
@@ -63,6 +69,10 @@ public enum M3UPlusParser {
 
             let entry = pending ?? Pending(line: number, attributes: [:], title: "")
             pending = nil
+            guard entries.count < LineupLimits.channels else {
+                problem(number, "more than \(LineupLimits.channels) channels; the rest of the lineup is skipped")
+                break
+            }
             switch MediaURLPolicy.check(line) {
             case .success(let url): entries.append((entry, url))
             case .failure(let rejection): problem(number, "stream URL \(rejection); skipped")
@@ -105,13 +115,16 @@ public enum M3UPlusParser {
                 case .failure(let rejection): problem(entry.line, "logo \(rejection); ignored")
                 }
             }
-            let name = [entry.title, entry.attributes["tvg-name"] ?? ""]
-                .first { !$0.isEmpty } ?? "Channel \(assigned)"
+            let name = String(([entry.title, entry.attributes["tvg-name"] ?? ""]
+                .first { !$0.isEmpty } ?? "Channel \(assigned)").prefix(LineupLimits.nameCharacters))
             let group = entry.attributes["group-title"].flatMap { $0.isEmpty ? nil : $0 } ?? entry.group
             channels.append(LineupChannel(number: assigned, name: name, url: url,
                                           guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
                                           logo: logo, group: group, rating: rating(entry.attributes),
                                           attributes: entry.attributes, line: entry.line))
+        }
+        if unsaid > 0 {
+            problems.append(InputProblem(source: source, line: lines.count, message: "\(unsaid) more problems not listed"))
         }
         return Lineup(channels: channels, guideURL: guideURL, problems: problems.sorted { $0.line < $1.line })
     }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ZapperCore
 import ZapperHLS
 
 /// The lineup's text from a file, or from an http(s) URL (the configuration's
@@ -10,7 +11,13 @@ enum LineupText {
     static func read(_ source: String, cacheDirectory: URL?, say: (String) -> Void) throws -> String {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             do {
+                let size = (try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.intValue ?? 0
+                guard size <= LineupLimits.bytes else {
+                    throw Failure("\(source): the lineup is \(size >> 20) MB, more than the \(LineupLimits.bytes >> 20) MB a lineup may be")
+                }
                 return try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8)
+            } catch let error as Failure {
+                throw error
             } catch {
                 throw Failure("\(source): cannot read the lineup (\(error.localizedDescription))")
             }
@@ -38,7 +45,7 @@ enum LineupText {
         let done = DispatchSemaphore(value: 0)
         Task {
             do {
-                result.value = .success(try await HTTPFetcher.shared.text(url))
+                result.value = .success(try await HTTPFetcher.shared.text(url, limit: LineupLimits.bytes, seconds: 60))
             } catch {
                 result.value = .failure(error)
             }

@@ -66,3 +66,17 @@ import Testing
         }
     }
 }
+
+extension HostileTextTests {
+    @Test func lineupsAreBounded() {
+        let name = String(repeating: "N", count: 100_000)
+        var lines = ["#EXTM3U", "#EXTINF:-1,\(name)", "http://h/0.m3u8"]
+        for index in 1...(LineupLimits.channels + 10) { lines += ["#EXTINF:-1 tvg-chno=\"x\(index)\",c", "http://h/\(index).m3u8"] }
+        let lineup = M3UPlusParser.parse(lines.joined(separator: "\n"), source: "big.m3u")
+        #expect(lineup.channels.count == LineupLimits.channels)
+        #expect(lineup.channels.first?.name.count == LineupLimits.nameCharacters)
+        #expect(lineup.problems.count == LineupLimits.problems + 1)
+        #expect(lineup.problems.last?.message.hasSuffix("more problems not listed") == true)
+        #expect(lineup.problems.allSatisfy { $0.message.count < 400 })
+    }
+}
