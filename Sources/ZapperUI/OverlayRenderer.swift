@@ -26,10 +26,13 @@ public final class OverlayRenderer {
     private let cr: OpaquePointer
     private let text: OpaquePointer
     private var logos: [[UInt8]: DecodedLogo] = [:]
+    private var logoBytes = 0
     private let shadows = ShadowCache()
     private let sprites = LayerSprites()
     private var lastLayers: [OverlayLayer]?
     private static let logoCacheLimit = 64
+    /// Decoded logos kept, in bytes of pixels (a lineup's logos may each be 2048x2048).
+    private static let logoCacheBytes = 64 << 20
 
     private struct DecodedLogo {
         let image: CairoImage?
@@ -180,9 +183,14 @@ public final class OverlayRenderer {
     private func logo(_ channel: ChannelIdentity) -> CairoImage? {
         guard let bytes = channel.logoPNG, !bytes.isEmpty else { return nil }
         if let known = logos[bytes] { return known.image }
-        if logos.count >= Self.logoCacheLimit { logos.removeAll() }
         let decoded = CairoImage(png: bytes)
+        let size = decoded.map { $0.width * $0.height * 4 } ?? 0
+        if logos.count >= Self.logoCacheLimit || logoBytes + size > Self.logoCacheBytes {
+            logos.removeAll()
+            logoBytes = 0
+        }
         logos[bytes] = DecodedLogo(image: decoded)
+        logoBytes += size
         return decoded
     }
 
