@@ -10,6 +10,13 @@ import ZapperHLS
 final class LogoStore: @unchecked Sendable {
     private let lock = NSLock()
     private var logos: [URL: [UInt8]] = [:]
+    /// Arrived logos, oldest first: past `keptBytes` the oldest are let go (fetched again when asked).
+    private var arrivalOrder: [URL] = []
+    private var logoBytes = 0
+    /// Bytes of logos kept (the panel of a 10,000-channel lineup asks for every logo).
+    static let keptBytes = 16 << 20
+    /// Bytes one logo may have.
+    static let logoLimit = 256 << 10
     /// Fetches under way or done, and failed ones with when they may be tried again.
     private var asked: Set<URL> = []
     private var failedUntil: [URL: ContinuousClock.Instant] = [:]
@@ -27,7 +34,8 @@ final class LogoStore: @unchecked Sendable {
     }
 
     /// How many logos have arrived: changes when something drawn with initials could now have its logo.
-    var arrived: Int { lock.withLock { logos.count } }
+    var arrived: Int { lock.withLock { arrivals } }
+    private var arrivals = 0
 
     /// The logo's bytes if they are here; otherwise starts fetching them unless that is under way
     /// or failed less than `retryAfter` ago.
@@ -45,14 +53,28 @@ final class LogoStore: @unchecked Sendable {
         if fetch {
             Task.detached { [weak self] in
                 do {
-                    let bytes = try await HTTPFetcher.shared.bytes(url)
-                    self?.lock.withLock { self?.logos[url] = bytes }
+                    let bytes = try await HTTPFetcher.shared.bytes(url, limit: Self.logoLimit)
+                    self?.keep(bytes, for: url)
                 } catch {
                     self?.failed(url, channel: channel, error: error)
                 }
             }
         }
         return known
+    }
+
+    private func keep(_ bytes: [UInt8], for url: URL) {
+        lock.withLock {
+            logos[url] = bytes
+            arrivals += 1
+            arrivalOrder.append(url)
+            logoBytes += bytes.count
+            while logoBytes > Self.keptBytes, arrivalOrder.count > 1 {
+                let oldest = arrivalOrder.removeFirst()
+                logoBytes -= logos.removeValue(forKey: oldest)?.count ?? 0
+                asked.remove(oldest)
+            }
+        }
     }
 
     private func failed(_ url: URL, channel: LineupChannel, error: any Error) {

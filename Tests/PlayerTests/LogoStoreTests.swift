@@ -110,3 +110,35 @@ struct LogoStoreTests {
         #expect(server.count("/logo.png") == 3)
     }
 }
+
+/// Logos of a big lineup: each at most `logoLimit` bytes, all of them together at most `keptBytes`,
+/// the oldest let go first (and fetched again when asked).
+@Suite(.timeLimit(.minutes(1)))
+struct LogoStoreBoundTests {
+    @Test func logosAreBoundedOneByOneAndTogether() async throws {
+        let size = 200 << 10
+        let server = try await OriginHTTPServer.start(port: 0, responder: { _ in
+            { request in
+                let bytes = request.path == "/huge.png" ? LogoStore.logoLimit + 1 : size
+                return OriginReply(status: 200, contentType: "image/png", body: Data(repeating: 0x89, count: bytes))
+            }
+        })
+        defer { Task { await server.shutdown() } }
+        func channel(_ number: Int, _ path: String) -> LineupChannel {
+            LineupChannel(number: number, name: "L\(number)", url: URL(string: "http://127.0.0.1:\(server.port)/x.m3u8")!,
+                          logo: URL(string: "http://127.0.0.1:\(server.port)\(path)"))
+        }
+        let said = Mutex<[String]>([])
+        let store = LogoStore(say: { line in said.withLock { $0.append(line) } })
+        let count = LogoStore.keptBytes / size + 20
+        for number in 1...count { _ = store.png(for: channel(number, "/\(number).png")) }
+        _ = store.png(for: channel(0, "/huge.png"))
+        for _ in 0..<1000 where store.arrived < count || said.withLock({ $0.isEmpty }) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(store.arrived == count)
+        let kept = (1...count).filter { store.png(for: channel($0, "/\($0).png")) != nil }
+        #expect(kept.count * size <= LogoStore.keptBytes && kept.count >= LogoStore.keptBytes / size - 1, "\(kept.count) kept")
+        #expect(said.withLock { $0 }.contains { $0.contains("huge.png") && $0.contains("larger than") }, "\(said.withLock { $0 })")
+    }
+}
