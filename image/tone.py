@@ -3,7 +3,7 @@
 
   tone.py FILE.wav HZ [BLOCKS]
 
-Runs a Goertzel filter for HZ and for the demo channels' other tones (DESIGN §9: each channel has
+Runs a Goertzel filter for HZ and for the demo channels' other tones (each channel has
 its own) over every 100 ms block; passes when HZ is the strongest of them in at least a tenth of
 the blocks that are not silent, or in at least BLOCKS blocks (e.g. 20: two seconds of a channel
 among several). Prints what it found.

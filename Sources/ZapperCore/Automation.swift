@@ -1,6 +1,6 @@
 import Foundation
 
-/// One line of an automation script (`--script FILE`, DESIGN §8).
+/// One line of an automation script (`--script FILE`; README, "`zapper`").
 public enum ScriptCommand: Sendable, Equatable {
     case press(key: String)
     case hold(key: String, milliseconds: Int)

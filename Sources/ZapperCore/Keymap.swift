@@ -1,4 +1,4 @@
-/// What a key means to Zapper, whatever device it came from (DESIGN §7).
+/// What a key means to Zapper, whatever device it came from.
 public enum Action: Sendable, Hashable, CustomStringConvertible {
     case left, right, up, down, ok, back
     case channelUp, channelDown

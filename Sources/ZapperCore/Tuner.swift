@@ -1,4 +1,4 @@
-/// The channel-flipping rules (DESIGN §4), as a value with injected time.
+/// The channel-flipping rules, as a value with injected time.
 ///
 /// The player feeds it every input with the current time, performs the
 /// returned effects in order, redraws `view`, and delivers `.tick` at

@@ -1,4 +1,4 @@
-/// The words a `Tuner` hears, says and shows (DESIGN §4). Times are
+/// The words a `Tuner` hears, says and shows. Times are
 /// milliseconds on one monotonic clock (the event log's `t_ms`).
 
 /// Why a tune was started; the `reason` of the `tune` event.

@@ -274,7 +274,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
 
     /// A warm neighbour with no codec parameters for its channel yet learns them from
     /// a copy of its newest whole segment (demuxing only), so its promotion opens
-    /// without probing (DESIGN §4). Gives up quietly: promotion probes then.
+    /// without probing. Gives up quietly: promotion probes then.
     private func learnParametersWhileWarm() {
         var tried: [Int64] = []
         var learned = false

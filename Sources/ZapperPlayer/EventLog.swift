@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import ZapperCore
 
-/// The event log of DESIGN §8: JSON lines with milliseconds since start,
+/// The event log (`--events`, listed in the README): JSON lines with milliseconds since start,
 /// written to `--events FILE` as they happen; the newest are kept in memory
 /// for `wait-event` (a box runs for months: not all of them).
 public final class EventLog: Sendable {

@@ -75,7 +75,7 @@ extension Player {
         }
     }
 
-    /// Keeps the channels next to `number` warm (DESIGN §4), and only those.
+    /// Keeps the channels next to `number` warm, and only those.
     func rewarm(around number: Int) {
         guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return }
         let count = tuner.channels.count

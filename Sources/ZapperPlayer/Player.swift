@@ -5,7 +5,7 @@ import ZapperCore
 import ZapperMedia
 import ZapperSettings
 
-/// The running appliance (DESIGN §2–4): one loop owns the screen. Each tick it
+/// The running appliance: one loop owns the screen. Each tick it
 /// takes in keys and news from the media threads, lets the tuner decide,
 /// shows the picture due on the audio clock with the overlay on top, and
 /// presents it at the display's next vblank.

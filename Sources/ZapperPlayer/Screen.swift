@@ -2,7 +2,7 @@ import ZapperCore
 import ZapperMedia
 import ZapperUI
 
-/// The compositor (DESIGN §6): the last video picture, aspect-fitted with
+/// The compositor: the last video picture, aspect-fitted with
 /// black bars, and the UI overlay blended on top, drawn whole into the
 /// display's free buffer. The old picture stays until a new one replaces it:
 /// a channel change never shows black in between.

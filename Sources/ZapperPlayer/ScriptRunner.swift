@@ -1,6 +1,6 @@
 import ZapperCore
 
-/// Carries out an automation script one step per tick (DESIGN §8). Key
+/// Carries out an automation script one step per tick. Key
 /// presses go to the player as if from a device: through the same keymap
 /// and state machine. A `wait-event` sees the events logged since the last
 /// waiting line (`wait`, `wait-event`, `hold`) ended, so it also sees what the

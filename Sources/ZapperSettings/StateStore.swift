@@ -8,7 +8,7 @@ import ZapperCore
 
 /// Where `ZapperState` lives, and how it is read and written so that a power
 /// cut at any moment leaves either the old state or the new one, never a torn
-/// or empty file (DESIGN §11).
+/// or empty file.
 ///
 /// `save` writes a temporary file in the same directory, writes it whole,
 /// fsyncs it, renames it over `state.json` (atomic on POSIX file systems) and
