@@ -10,23 +10,23 @@ import ZapperMedia
 public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     public let channel: LineupChannel
     /// The tune this playback serves; nil while it is a warm neighbour.
-    private let tag: TuneTag
+    let tag: TuneTag
     public var serial: Int { tag.serial ?? 0 }
     public var isWarm: Bool { tag.serial == nil }
-    private let session: HLSLiveSession
-    private let parametersCache: ParametersCache
-    private let report: @Sendable (String, [(String, EventValue)]) -> Void
+    let session: HLSLiveSession
+    let parametersCache: ParametersCache
+    let report: @Sendable (String, [(String, EventValue)]) -> Void
     public typealias Report = @Sendable (_ event: String, _ fields: [(String, EventValue)], _ serial: Int) -> Void
 
-    private let condition = NSCondition()
-    private var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
+    let condition = NSCondition()
+    var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
     /// Health as the viewer sees it: segments count up as they arrive; a failure
     /// marks how many had arrived, and a picture from a later one ends it.
     public let failures = FailureMark()
-    private var current: ByteQueue?
-    private var stopped = false
+    var current: ByteQueue?
+    var stopped = false
     /// The sound's own feed when the playing audio rendition has a playlist of its own.
-    private var audioFeed: AudioRenditionFeed?
+    var audioFeed: AudioRenditionFeed?
     /// Decoded pictures waiting for their time.
     private var pictures: [Picture] = []
     /// Converted audio waiting for the output (from `samplesStart` on), and the
@@ -103,7 +103,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         }
     }
 
-    private let bufferedSeconds: SharedDouble
+    let bufferedSeconds: SharedDouble
     /// Its audio languages and subtitles, and the audio asked for.
     let tracks: ChannelTracks
 
@@ -181,7 +181,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         new?.start()
     }
 
-    private func dropQueuedSound() {
+    func dropQueuedSound() {
         condition.lock()
         samples.removeAll()
         samplesStart = 0
@@ -260,182 +260,20 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         return (lead > 0 ? time : start, chunk, lead)
     }
 
-    // MARK: the decode thread
-
-    private func nextDelivery() -> (delivery: HLSSegmentDelivery, index: Int)? {
-        condition.lock()
-        defer { condition.unlock() }
-        while (deliveries.isEmpty || isWarm) && !stopped { condition.wait() }
-        guard !stopped else { return nil }
-        let next = deliveries.removeFirst()
-        current = next.delivery.bytes
-        return next
-    }
-
-    /// A warm neighbour with no codec parameters for its channel yet learns them from
-    /// a copy of its newest whole segment (demuxing only), so its promotion opens
-    /// without probing. Gives up quietly: promotion probes then.
-    private func learnParametersWhileWarm() {
-        var tried: [Int64] = []
-        var learned = false
-        while !learned, tried.count < 3 {
-            condition.lock()
-            func ready() -> Bool {
-                guard let newest = deliveries.last?.delivery else { return false }
-                return newest.bytes.isFinished && !tried.contains(newest.sequence)
-            }
-            while !stopped && isWarm && !ready() {
-                condition.wait(until: Date().addingTimeInterval(0.1))  // a body's end does not signal this condition
-            }
-            let newest = stopped || !isWarm ? nil : deliveries.last?.delivery
-            condition.unlock()
-            guard let newest else { return }
-            tried.append(newest.sequence)
-            if parametersCache.get(channel.number, variant: newest.variant) != nil { return }
-            let copy = newest.bytes.snapshot()
-            if let demuxer = try? Demuxer(queue: copy, container: newest.container), demuxer.probed {
-                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant)
-                learned = true
-            }
-        }
-    }
-
-    func decodeLoop() {
-        var decoders: [Int32: Decoder] = [:]  // by stream PID
-        var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
-        var timeline = Timeline()
-        let resampler = AudioResampler(outputRate: sampleRate)
-        var lastDiscontinuity: Int64?
-        learnParametersWhileWarm()
-        while let (delivery, segment) = nextDelivery() {
-            let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
-            lastDiscontinuity = delivery.discontinuitySequence
-            let demuxer: Demuxer
-            var audioRequest = tracks.audioRequest
-            do {
-                demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
-                                      cached: parametersCache.get(channel.number, variant: delivery.variant), audio: audioRequest.choice)
-                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant) }
-            } catch {
-                if delivery.bytes.isCancelled { return }
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
-                continue
-            }
-            var firstInSegment = true
-            var span: (first: Double, last: Double)?  // packet times seen in this segment
-            do {
-                if spliced {
-                    // The old timeline's last pictures come out first, then the decoders start afresh.
-                    for (id, decoder) in decoders {
-                        try decoder.send(nil)
-                        while let frame = try decoder.receive() {
-                            guard try deliver(frame, from: decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
-                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
-                        }
-                        decoder.flush()
-                    }
-                }
-                // A separate rendition brings the sound: the stream's own (if any) is not played.
-                var separateAudio = tracks.separateAudio != nil
-                while let packet = try demuxer.readPacket() {
-                    if tracks.audioRequest.generation != audioRequest.generation {
-                        audioRequest = tracks.audioRequest
-                        separateAudio = tracks.separateAudio != nil
-                        demuxer.select(audioRequest.choice)
-                        // Another muxed language: the sound queued so far goes, the new track's follows.
-                        if !separateAudio { dropQueuedSound() }
-                    }
-                    let parameters = demuxer.parameters[packet.streamIndex]
-                    guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
-                    let base = demuxer.timeBase(stream: packet.streamIndex)
-                    // Without probing, libavformat cannot time the second and later audio
-                    // frames of a PES: those packets come without a pts and are timed by
-                    // continuing from the frame before.
-                    let packetTime = packet.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
-                    if let seconds = packetTime {
-                        span = (min(span?.first ?? seconds, seconds), max(span?.last ?? seconds, seconds))
-                    }
-                    if firstInSegment, let seconds = packetTime {
-                        firstInSegment = false
-                        if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
-                        tracks.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
-                        if Self.debugTimeline {
-                            FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
-                        }
-                    }
-                    let decoder: Decoder
-                    if let existing = decoders[parameters.streamID] {
-                        decoder = existing
-                    } else {
-                        decoder = try Decoder(parameters)
-                        decoders[parameters.streamID] = decoder
-                    }
-                    lastTimeBase[parameters.streamID] = base
-                    try decoder.send(packet)
-                    while let frame = try decoder.receive() {
-                        guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
-                                          segment: segment, timeline: &timeline, resampler: resampler) else { return }
-                    }
-                }
-                // A segment that holds much less than its playlist says was cut short
-                // (a truncated body with a matching length is invisible to HTTP).
-                let held = span.map { $0.last - $0.first } ?? 0
-                if delivery.duration > 0, held < delivery.duration / 2 {
-                    report("load-failed", [("channel", .int(channel.number)),
-                                           ("error", .string("segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s"))])
-                }
-            } catch {
-                if delivery.bytes.isCancelled || isStopped { return }
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
-            }
-            bufferedSeconds.value = bufferedAhead
-        }
-    }
-
-    /// Where decoded frames land: stream time plus `offset` (which grows at each
-    /// discontinuity so the timeline runs on), `end` (how far it has got, where a
-    /// discontinuity continues from), and each stream's next frame time for frames
-    /// that come without a timestamp.
-    struct Timeline {
-        var offset = 0.0
-        var end: Double?
-        var expected: [Int32: Double] = [:]
-    }
-
-    /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
-    private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
-                         segment: Int, timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
-        let time: Double
-        if let pts = frame.pts, let seconds = StreamTime.seconds(pts, numerator: timeBase.numerator, denominator: timeBase.denominator) {
-            time = seconds + timeline.offset
-        } else if let expected = timeline.expected[stream] {
-            time = expected
-        } else {
-            return true  // nothing to place it by
-        }
-        let duration = decoder.kind == .video
-            ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
-            : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
-        timeline.expected[stream] = time + duration
-        timeline.end = max(timeline.end ?? time, time + duration)
-        if decoder.kind == .video { return enqueue(picture: frame, at: time, segment: segment) }
-        return enqueue(audio: try resampler.convert(frame), at: time)
-    }
-
-    private var isStopped: Bool {
+    var isStopped: Bool {
         condition.lock()
         defer { condition.unlock() }
         return stopped
     }
 
-    private var bufferedAhead: Double {
+    var bufferedAhead: Double {
         condition.lock()
         defer { condition.unlock() }
         return deliveries.reduce(0) { $0 + $1.delivery.duration } + Double(waitingSamples / 2) / Double(sampleRate)
     }
 
     /// Waits for room; false when the playback stopped.
-    private func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
+    func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.frame.byteSize }) >= Self.maxPictureBytes) && !stopped {
@@ -451,7 +289,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     }
 
     /// Queues decoded sound; false once the playback stopped, or `feed` is no longer its sound's feed.
-    private func enqueue(audio converted: [Int16], at time: Double, from feed: AudioRenditionFeed? = nil) -> Bool {
+    func enqueue(audio converted: [Int16], at time: Double, from feed: AudioRenditionFeed? = nil) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         func wanted() -> Bool { !stopped && (feed == nil || feed === audioFeed) }
@@ -480,104 +318,5 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         }
         samples += block
         return true
-    }
-}
-
-/// Which tune a playback serves: none (nil) while it is a warm neighbour.
-final class TuneTag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int?
-    private var failure: [(String, EventValue)]?
-    private var ended = false
-    init(serial: Int?) { value = serial }
-    var serial: Int? { lock.withLock { value } }
-    func promote(to serial: Int) { lock.withLock { value = serial } }
-    /// Stopped: what its cancelled fetches say is no news.
-    var isEnded: Bool {
-        get { lock.withLock { ended } }
-        set { lock.withLock { ended = newValue } }
-    }
-    /// The last failure reported while warm, until a segment arrives.
-    var warmFailure: [(String, EventValue)]? {
-        get { lock.withLock { failure } }
-        set { lock.withLock { failure = newValue } }
-    }
-}
-
-/// A decoded picture waiting for its time on the timeline; `segment` counts
-/// the channel's segments in order of arrival.
-public struct Picture {
-    public let time: Double
-    public let frame: Frame
-    public let segment: Int
-}
-
-/// Whether a channel is failing as the viewer sees it. A failure (from the
-/// network, the decoder, or the presenter seeing no pictures) marks how many
-/// segments had arrived; presenting a picture of a later segment ends it.
-public final class FailureMark: @unchecked Sendable {
-    private let lock = NSLock()
-    private var arrivedCount = 0
-    private var failedAfter: Int?
-
-    /// Counts an arriving segment; its number.
-    func arrived() -> Int { lock.withLock { arrivedCount += 1; return arrivedCount } }
-
-    public func failed() { lock.withLock { failedAfter = arrivedCount } }
-
-    public var isFailing: Bool { lock.withLock { failedAfter != nil } }
-
-    private var stallTold = false
-    /// True once per playback: the stall has been told to the tuner.
-    func tellStall() -> Bool { lock.withLock { defer { stallTold = true }; return !stallTold } }
-
-    /// True once, when a picture of `segment` shows the failure is over.
-    public func recovers(segment: Int) -> Bool {
-        lock.withLock {
-            guard let mark = failedAfter, segment > mark else { return false }
-            failedAfter = nil
-            return true
-        }
-    }
-}
-
-/// Codec parameters per channel number and variant, so a re-tune skips
-/// probing. Per variant: a master may mix codecs (HEVC and H.264 variants),
-/// and one variant's parameters would open the wrong decoder for another.
-/// A separate audio rendition is keyed by its playlist URL too.
-public final class ParametersCache: @unchecked Sendable {
-    private struct Key: Hashable {
-        let channel: Int
-        let variant: Int
-        let rendition: String
-    }
-
-    private let lock = NSLock()
-    private var byKey: [Key: [CodecParameters]] = [:]
-
-    public init() {}
-
-    func get(_ channel: Int, variant: Int, rendition: String = "") -> [CodecParameters]? {
-        lock.withLock { byKey[Key(channel: channel, variant: variant, rendition: rendition)] }
-    }
-
-    func set(_ parameters: [CodecParameters], for channel: Int, variant: Int, rendition: String = "") {
-        lock.withLock { byKey[Key(channel: channel, variant: variant, rendition: rendition)] = parameters }
-    }
-}
-
-/// The playback a session's events reach, set once it exists.
-final class WeakPlayback: @unchecked Sendable {
-    weak var value: ChannelPlayback?
-}
-
-/// A number shared between threads.
-final class SharedDouble: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Double
-    init(_ value: Double) { stored = value }
-    var value: Double {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

@@ -39,7 +39,7 @@ final class GuideStore: @unchecked Sendable {
             if let url = URL(string: source), url.scheme == "http" || url.scheme == "https" {
                 let reader = GuideReader(source: source, options: options)
                 do {
-                    let deadline = HLSLiveSession.now() + Self.downloadSeconds
+                    let deadline = HTTPFetcher.now() + Self.downloadSeconds
                     let response = try await HTTPFetcher.shared.start(url)
                     var bytes = 0
                     for try await chunk in response.body {

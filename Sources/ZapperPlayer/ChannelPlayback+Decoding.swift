@@ -1,0 +1,169 @@
+import Foundation
+import ZapperCore
+import ZapperHLS
+import ZapperMedia
+
+/// The decode thread of a playback: takes each segment as it arrives, demuxes
+/// and decodes it, splices discontinuities onto the end of the timeline, and
+/// puts pictures and sound in their queues (which pace it).
+extension ChannelPlayback {
+    private func nextDelivery() -> (delivery: HLSSegmentDelivery, index: Int)? {
+        condition.lock()
+        defer { condition.unlock() }
+        while (deliveries.isEmpty || isWarm) && !stopped { condition.wait() }
+        guard !stopped else { return nil }
+        let next = deliveries.removeFirst()
+        current = next.delivery.bytes
+        return next
+    }
+
+    /// A warm neighbour with no codec parameters for its channel yet learns them from
+    /// a copy of its newest whole segment (demuxing only), so its promotion opens
+    /// without probing. Gives up quietly: promotion probes then.
+    private func learnParametersWhileWarm() {
+        var tried: [Int64] = []
+        var learned = false
+        while !learned, tried.count < 3 {
+            condition.lock()
+            func ready() -> Bool {
+                guard let newest = deliveries.last?.delivery else { return false }
+                return newest.bytes.isFinished && !tried.contains(newest.sequence)
+            }
+            while !stopped && isWarm && !ready() {
+                condition.wait(until: Date().addingTimeInterval(0.1))  // a body's end does not signal this condition
+            }
+            let newest = stopped || !isWarm ? nil : deliveries.last?.delivery
+            condition.unlock()
+            guard let newest else { return }
+            tried.append(newest.sequence)
+            if parametersCache.get(channel.number, variant: newest.variant) != nil { return }
+            let copy = newest.bytes.snapshot()
+            if let demuxer = try? Demuxer(queue: copy, container: newest.container), demuxer.probed {
+                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant)
+                learned = true
+            }
+        }
+    }
+
+    func decodeLoop() {
+        var decoders: [Int32: Decoder] = [:]  // by stream PID
+        var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
+        var timeline = Timeline()
+        let resampler = AudioResampler(outputRate: sampleRate)
+        var lastDiscontinuity: Int64?
+        learnParametersWhileWarm()
+        while let (delivery, segment) = nextDelivery() {
+            let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
+            lastDiscontinuity = delivery.discontinuitySequence
+            let demuxer: Demuxer
+            var audioRequest = tracks.audioRequest
+            do {
+                demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
+                                      cached: parametersCache.get(channel.number, variant: delivery.variant), audio: audioRequest.choice)
+                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant) }
+            } catch {
+                if delivery.bytes.isCancelled { return }
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+                continue
+            }
+            var firstInSegment = true
+            var span: (first: Double, last: Double)?  // packet times seen in this segment
+            do {
+                if spliced {
+                    // The old timeline's last pictures come out first, then the decoders start afresh.
+                    for (id, decoder) in decoders {
+                        try decoder.send(nil)
+                        while let frame = try decoder.receive() {
+                            guard try deliver(frame, from: decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
+                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                        }
+                        decoder.flush()
+                    }
+                }
+                // A separate rendition brings the sound: the stream's own (if any) is not played.
+                var separateAudio = tracks.separateAudio != nil
+                while let packet = try demuxer.readPacket() {
+                    if tracks.audioRequest.generation != audioRequest.generation {
+                        audioRequest = tracks.audioRequest
+                        separateAudio = tracks.separateAudio != nil
+                        demuxer.select(audioRequest.choice)
+                        // Another muxed language: the sound queued so far goes, the new track's follows.
+                        if !separateAudio { dropQueuedSound() }
+                    }
+                    let parameters = demuxer.parameters[packet.streamIndex]
+                    guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
+                    let base = demuxer.timeBase(stream: packet.streamIndex)
+                    // Without probing, libavformat cannot time the second and later audio
+                    // frames of a PES: those packets come without a pts and are timed by
+                    // continuing from the frame before.
+                    let packetTime = packet.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
+                    if let seconds = packetTime {
+                        span = (min(span?.first ?? seconds, seconds), max(span?.last ?? seconds, seconds))
+                    }
+                    if firstInSegment, let seconds = packetTime {
+                        firstInSegment = false
+                        if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
+                        tracks.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
+                        if Self.debugTimeline {
+                            FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
+                        }
+                    }
+                    let decoder: Decoder
+                    if let existing = decoders[parameters.streamID] {
+                        decoder = existing
+                    } else {
+                        decoder = try Decoder(parameters)
+                        decoders[parameters.streamID] = decoder
+                    }
+                    lastTimeBase[parameters.streamID] = base
+                    try decoder.send(packet)
+                    while let frame = try decoder.receive() {
+                        guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
+                                          segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                    }
+                }
+                // A segment that holds much less than its playlist says was cut short
+                // (a truncated body with a matching length is invisible to HTTP).
+                let held = span.map { $0.last - $0.first } ?? 0
+                if delivery.duration > 0, held < delivery.duration / 2 {
+                    report("load-failed", [("channel", .int(channel.number)),
+                                           ("error", .string("segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s"))])
+                }
+            } catch {
+                if delivery.bytes.isCancelled || isStopped { return }
+                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+            }
+            bufferedSeconds.value = bufferedAhead
+        }
+    }
+
+    /// Where decoded frames land: stream time plus `offset` (which grows at each
+    /// discontinuity so the timeline runs on), `end` (how far it has got, where a
+    /// discontinuity continues from), and each stream's next frame time for frames
+    /// that come without a timestamp.
+    struct Timeline {
+        var offset = 0.0
+        var end: Double?
+        var expected: [Int32: Double] = [:]
+    }
+
+    /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
+    private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
+                         segment: Int, timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
+        let time: Double
+        if let pts = frame.pts, let seconds = StreamTime.seconds(pts, numerator: timeBase.numerator, denominator: timeBase.denominator) {
+            time = seconds + timeline.offset
+        } else if let expected = timeline.expected[stream] {
+            time = expected
+        } else {
+            return true  // nothing to place it by
+        }
+        let duration = decoder.kind == .video
+            ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
+            : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
+        timeline.expected[stream] = time + duration
+        timeline.end = max(timeline.end ?? time, time + duration)
+        if decoder.kind == .video { return enqueue(picture: frame, at: time, segment: segment) }
+        return enqueue(audio: try resampler.convert(frame), at: time)
+    }
+}
