@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Where the player's sound goes: ALSA on a box; a sink that only keeps time
-/// when there is no sound device (or it failed); a recording one in tests.
+/// when there is no sound device (or it failed); a scripted one in tests.
 /// Interleaved signed 16-bit stereo. `write` blocks while the device is full:
 /// call it from the audio thread, never from the cooperative pool.
 public protocol PCMSink: AnyObject {

@@ -102,7 +102,7 @@ public final class Player {
             case .lost(let reason):
                 log.emit("sound-lost", [("reason", .string(reason))])
                 Self.say("sound: none (\(reason)); pictures run on the system clock"
-                         + (retried ? ", and the device is tried again every 5 s" : ""))
+                         + (retried ? ", and the device is tried again every \(Int(SoundDevice.retrySeconds)) s" : ""))
             case .opened(let sink), .back(let sink):
                 if case .back = change { log.emit("sound-back", []) }
                 Self.say("sound: \(sink), \(sink.sampleRate) Hz, \(sink.bufferFrames * 1000 / max(sink.sampleRate, 1)) ms buffer")

@@ -24,8 +24,11 @@ final class SoundDevice {
         case back(any PCMSink)
     }
 
+    /// Seconds between tries of a lost device.
+    static let retrySeconds = 5.0
+
     /// `open`: opens the real device (nil: run without sound for good).
-    init(open: (() throws -> any PCMSink)?, retryPeriod: Double = 5, now: @escaping @Sendable () -> Double,
+    init(open: (() throws -> any PCMSink)?, retryPeriod: Double = SoundDevice.retrySeconds, now: @escaping @Sendable () -> Double,
          report: @escaping (Change) -> Void) {
         self.open = open
         self.retryPeriod = retryPeriod
