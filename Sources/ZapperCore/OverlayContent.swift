@@ -46,13 +46,16 @@ public struct InterstitialCard: Sendable, Equatable {
     public var now: ProgrammeLine?
     public var next: ProgrammeLine?
     public var status: Status
+    /// A warning in place of the "next" row while loading (why this channel and not the last one).
+    public var note: String?
 
     public init(channel: ChannelIdentity, now: ProgrammeLine? = nil, next: ProgrammeLine? = nil,
-                status: Status = .loading(spinnerPhase: 0)) {
+                status: Status = .loading(spinnerPhase: 0), note: String? = nil) {
         self.channel = channel
         self.now = now
         self.next = next
         self.status = status
+        self.note = note
     }
 
     public var isFailed: Bool {

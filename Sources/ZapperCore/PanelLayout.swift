@@ -135,7 +135,7 @@ extension OverlayLayout {
     /// The most room the hint takes: a pill sized to its text is centred in
     /// it, at the bottom centre of the safe area.
     public func hint(appearance: Double = 1) -> Rect {
-        let size = (width: 760.0, height: 64.0)
+        let size = (width: 1120.0, height: 64.0)
         return Rect(x: safe.midX - units(size.width) / 2, y: safe.maxY - units(size.height) + slide(appearance),
                     width: units(size.width), height: units(size.height))
     }

@@ -87,10 +87,11 @@ public struct ParentalGate: Sendable, Equatable {
     }
     private var unlocked: Unlock?
     private var typed = ""
-    private var wrongInARow = 0
-    private var lockouts = 0
-    private var lockedUntil: Int?
-    private var lastWrongTriesLeft: Int?
+    // Internal, not private: `ParentalLockout` saves and restores them.
+    var wrongInARow = 0
+    var lockouts = 0
+    var lockedUntil: Int?
+    var lastWrongTriesLeft: Int?
 
     public init(policy: Policy) {
         self.policy = policy

@@ -1,7 +1,8 @@
 import Foundation
 
 /// What the box remembers across restarts and power cuts: the last channel,
-/// the sound, per-channel audio and subtitle choices and the picture mode.
+/// the sound, per-channel audio and subtitle choices, the picture mode, the
+/// PIN lockout, and what the crash-loop breaker needs.
 /// ZapperSettings' `StateStore` writes it atomically as JSON.
 ///
 /// Reading is forgiving: a key that is missing (an older file) takes its
@@ -32,6 +33,16 @@ public struct ZapperState: Codable, Equatable, Sendable {
     /// A channel not listed uses the stream's default.
     public var subtitles: [String: String]
     public var picture: PictureMode
+    /// A run is under way: set at start, cleared at a clean exit. Found set at
+    /// start, the run before ended uncleanly (a crash, a kill, a power cut).
+    public var running: Bool
+    /// The key of the channel last tuned (saved as the tune starts, before its
+    /// first picture): the channel a run that ends uncleanly was playing.
+    public var tuning: String?
+    /// The recent unclean exits, oldest first (`CrashLoopBreaker` keeps them).
+    public var uncleanExits: [UncleanExit]
+    /// Wrong PINs and the PIN lockout, so a restart does not reset them.
+    public var parental: ParentalLockout?
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -43,12 +54,16 @@ public struct ZapperState: Codable, Equatable, Sendable {
         self.audio = audio
         self.subtitles = subtitles
         self.picture = picture
+        running = false
+        tuning = nil
+        uncleanExits = []
+        parental = nil
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +77,12 @@ public struct ZapperState: Codable, Equatable, Sendable {
         audio = try container.decodeIfPresent([String: String].self, forKey: .audio) ?? [:]
         subtitles = try container.decodeIfPresent([String: String].self, forKey: .subtitles) ?? [:]
         picture = try container.decodeIfPresent(PictureMode.self, forKey: .picture) ?? defaults.picture
+        // The crash-loop record and the PIN lockout are best effort: a bad entry is dropped, not the state.
+        running = (try? container.decodeIfPresent(Bool.self, forKey: .running)) ?? false
+        tuning = try? container.decodeIfPresent(String.self, forKey: .tuning)
+        uncleanExits = Array(((try? container.decodeIfPresent([UncleanExit].self, forKey: .uncleanExits)) ?? [])
+            .suffix(CrashLoopBreaker.keptExits))
+        parental = try? container.decodeIfPresent(ParentalLockout.self, forKey: .parental)
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.

@@ -19,6 +19,8 @@ struct OverlayModel {
     struct Extras {
         var panel: PanelContent?
         var hint: String?
+        /// A line for the loading card instead of its "next" row (the crash-loop breaker's note).
+        var cardNote: String? = nil
         var locked: LockedCard?
         var subtitles: [String] = []
         /// The sound level, for a few seconds after a volume or mute key.
@@ -39,7 +41,9 @@ struct OverlayModel {
                 status = .failed(reason: reason, retryInSeconds: retryAt.map { max(0, ($0 - now + 999) / 1000) })
             }
             let guide = programmes(card.channel)
-            return InterstitialCard(channel: identity(card.channel), now: guide.now, next: guide.next, status: status)
+            var shown = InterstitialCard(channel: identity(card.channel), now: guide.now, next: guide.next, status: status)
+            shown.note = extras.cardNote
+            return shown
         }
         // One thing at a time in the lower third: the banner waits for the card to be gone.
         var layers: [OverlayLayer] = []

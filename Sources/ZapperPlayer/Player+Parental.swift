@@ -33,6 +33,9 @@ extension Player {
         case .digit(let digit):
             let hash = options.config.parental.pinHash
             report(gate.enter(digit: digit, now: now) { pin in hash.map { PINHash.verify(pin: pin, against: $0) } ?? false })
+            // Wrong PINs and a lockout outlast a restart (pulling the plug must not reset them).
+            let lockout = gate.lockout(now: now, wallNow: Self.wallMilliseconds())
+            keeper.change { $0.parental = lockout == ParentalLockout() ? nil : lockout }
             audio.withhold(gate.isLocked)
             return true
         case .back where gate.state(now: now).typedDigits > 0:

@@ -19,10 +19,12 @@ extension Player {
                 log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
                 Self.say("first frame of \(number) in \(zap) ms")
                 presented = number
-                if !hintShown, !options.config.signage.noHint, !options.config.signage.panelDisabled {
+                // Shown once the banner (up from now) is gone. The crash-loop breaker's note is shown
+                // whatever the signage settings, and for longer.
+                let crashNote = options.crashNotice?.note != nil
+                if !hintShown, crashNote || (!options.config.signage.noHint && !options.config.signage.panelDisabled) {
                     hintShown = true
-                    // Shown once the banner (up from now) is gone.
-                    hintUntil = max(log.now, tuner.view.banner?.until ?? 0) + Self.hintMilliseconds
+                    hintUntil = max(log.now, tuner.view.banner?.until ?? 0) + Self.hintMilliseconds * (crashNote ? 2 : 1)
                 }
                 keeper.change {
                     $0.lastChannel = number
@@ -51,6 +53,8 @@ extension Player {
         let warmed = warm.removeValue(forKey: channel.number)
         log.emit("tune", [("channel", .int(channel.number)), ("reason", .string(reason.rawValue)), ("warm", .bool(warmed != nil))])
         Self.say("tuning \(channel.number) \(channel.name)\(warmed != nil ? " (warm)" : "")")
+        // Noted before it plays: if this channel ends the run, the next start knows which it was.
+        keeper.change { $0.tuning = channel.stateKey }
         if let warmed {
             warmed.promote(serial: serial)
             playback = warmed
@@ -79,7 +83,8 @@ extension Player {
     func rewarm(around number: Int) {
         guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return }
         let count = tuner.channels.count
-        let wanted = Set([tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]]).subtracting([number])
+        let wanted = Set([tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]])
+            .subtracting([number]).subtracting(options.crashNotice?.quarantined ?? [])
         for (neighbour, playback) in warm where !wanted.contains(neighbour) {
             playback.stop()
             warm[neighbour] = nil
@@ -142,7 +147,8 @@ extension Player {
         panelTick(now: now)
         if let until = hintUntil, until <= now { hintUntil = nil }
         if let until = volumeShownUntil, until <= now { volumeShownUntil = nil }
-        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? "Swipe up for more" : nil,
+        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? hintText : nil,
+                                         cardNote: hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
                                          volume: volumeShownUntil != nil ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },

@@ -31,7 +31,27 @@ public final class Player {
         /// The state restored at start, and where changes to it are saved (nil: not saved).
         public var state = ZapperState()
         public var stateStore: StateStore?
+        /// Set when the crash-loop breaker skipped or quarantined channels at start.
+        public var crashNotice: CrashNotice?
         public init() {}
+    }
+
+    /// What the crash-loop breaker decided at start (`CrashLoopBreaker`).
+    public struct CrashNotice: Sendable {
+        /// The channel that would have been started, skipped; nil when none was.
+        public var skipped: Int?
+        public var exits: Int
+        /// What the card (and then the hint) says, when a channel was skipped.
+        public var note: String?
+        /// Channels never kept warm in this run.
+        public var quarantined: Set<Int>
+
+        public init(skipped: Int?, exits: Int, note: String?, quarantined: Set<Int>) {
+            self.skipped = skipped
+            self.exits = exits
+            self.note = note
+            self.quarantined = quarantined
+        }
     }
 
     /// What other threads tell the loop.
@@ -59,6 +79,8 @@ public final class Player {
     /// The "swipe up for more" hint: shown once, after the first picture, until this time.
     var hintUntil: Int?
     var hintShown = false
+    /// What the hint says: the crash-loop breaker's note when there is one.
+    var hintText = "Swipe up for more"
     /// The sound level is shown until this time after a volume or mute key.
     var volumeShownUntil: Int?
     static let volumeMilliseconds = 3000
@@ -93,6 +115,7 @@ public final class Player {
         keys = KeyRouter(keymap: options.keymap)
         panelOrder = Self.panelOrder(lineup)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
+        if let saved = options.state.parental { gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds()) }
         guide = options.guideSource.map { GuideStore(source: $0, lineup: lineup) }
         guide?.start()
         let log = self.log
@@ -112,7 +135,19 @@ public final class Player {
             Self.say("sound of \(playback.channel.number) started")
         }
         _ = audio.setLevel(volume: options.state.volume, muted: options.state.muted || options.config.signage.startMuted)
+        if let notice = options.crashNotice {
+            var fields: [(String, EventValue)] = [("exits", .int(notice.exits)), ("start", .int(start)),
+                                                  ("quarantined", .string(notice.quarantined.sorted().map(String.init).joined(separator: ",")))]
+            if let skipped = notice.skipped { fields.append(("skipped", .int(skipped))) }
+            log.emit("crash-loop", fields)
+            if let note = notice.note {
+                hintText = note
+            }
+        }
     }
+
+    /// The wall clock in milliseconds since 1970 (for what must outlast a restart).
+    static func wallMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     static func say(_ line: String) {
         FileHandle.standardError.write(Data("zapper: \(line)\n".utf8))
@@ -192,6 +227,7 @@ public final class Player {
         warm.removeAll()
         playback?.stop()
         audio.end()
+        keeper.change { $0.running = false }
         keeper.flush(now: log.now, waiting: true)
     }
 

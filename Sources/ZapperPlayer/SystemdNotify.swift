@@ -76,6 +76,16 @@ public final class SystemdNotify {
         if !lines.isEmpty { send(lines.joined(separator: "\n")) }
     }
 
+    /// Waits `seconds` before the loop starts (the crash-loop breaker's delay),
+    /// saying why in the status and keeping the watchdog fed meanwhile.
+    public func wait(seconds: Int, status: String) {
+        if isEnabled { send("STATUS=\(status)") }
+        for _ in 0..<max(0, seconds) {
+            if isEnabled, heartbeatMilliseconds != nil { send("WATCHDOG=1") }
+            Thread.sleep(forTimeInterval: 1)
+        }
+    }
+
     /// The service is stopping (the loop ended).
     public func stopping() {
         if isEnabled { send("STOPPING=1") }

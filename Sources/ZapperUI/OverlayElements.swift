@@ -21,8 +21,11 @@ extension OverlayPainter {
         case .loading(let phase):
             if drawsSpinner { spinner(in: frame.status, phase: phase) }
             let lines = [("NOW", card.now), ("NEXT", card.next)].compactMap { label, line in line.map { (label, $0) } }
-            for (row, (label, line)) in zip(frame.rows, lines) {
+            for (row, (label, line)) in zip(frame.rows, lines.prefix(card.note == nil ? 2 : 1)) {
                 programmeRow(label: label, line, in: row)
+            }
+            if let note = card.note {
+                draw(note, Font(size: 27), in: frame.rows[1], OverlayStyle.errorAccent.with(alpha: 0.95))
             }
         case .failed(let reason, let seconds):
             errorIcon(in: frame.status, colour: OverlayStyle.errorAccent)

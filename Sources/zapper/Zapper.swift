@@ -163,8 +163,21 @@ struct Zapper: ParsableCommand {
 
         let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))
         say("\(parsed.channels.count) channels from \(lineup)")
-        let start = channel ?? resumed(state, parsed.channels) ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
-        let player = try Player(lineup: parsed.channels, start: start, output: output, options: options)
+        let preferred = channel ?? resumed(state, parsed.channels)
+            ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
+        let start = CrashLoopStart(preferred: preferred, defaultChannel: settings.defaultChannel, lineup: parsed.channels,
+                                   state: state, store: store) { say($0) }
+        options.state = start.state
+        options.crashNotice = start.notice
+        let player: Player
+        do {
+            player = try Player(lineup: parsed.channels, start: start.channel, output: output, options: options)
+        } catch {
+            var ended = start.state
+            ended.running = false
+            try? store?.save(ended)
+            throw error
+        }
         Player.stopOnSignals()
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
         let code = player.run()

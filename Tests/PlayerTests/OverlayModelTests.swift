@@ -39,4 +39,18 @@ import Testing
         }
         #expect(hintAt != nil, "the hint never showed after the banner")
     }
+
+    /// The crash-loop breaker's note goes on the loading card, in place of its "next" row.
+    @Test func theCardCarriesTheCrashLoopNote() throws {
+        var model = OverlayModel()
+        let note = "Channel 2 was skipped: it stopped Zapper 3 times"
+        let loading = TunerView(target: 1, card: TunerCard(channel: 1, state: .loading), digits: nil, banner: nil, tuned: nil)
+        let layers = model.layers(loading, now: 0, identity: identity, programmes: programmes,
+                                  extras: OverlayModel.Extras(cardNote: note))
+        let card = try #require(layers.compactMap { layer -> InterstitialCard? in
+            if case .interstitial(let card, _) = layer { return card }
+            return nil
+        }.first)
+        #expect(card.note == note && !card.isFailed)
+    }
 }
