@@ -140,6 +140,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
         headers.add(name: "Content-Length", value: "\(announced)")
         headers.add(name: "Cache-Control", value: reply.contentType.contains("mpegurl") ? "no-cache" : "max-age=60")
         headers.add(name: "Access-Control-Allow-Origin", value: "*")
+        if let location = reply.location { headers.add(name: "Location", value: location) }
         let keepAlive = head.isKeepAlive && delivery.resetAfter == nil
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let status = HTTPResponseStatus(statusCode: reply.status)

@@ -37,6 +37,8 @@ public struct OriginReply: Sendable {
     public var contentType: String
     public var body: Data
     public var delivery = Delivery()
+    /// A `Location` header (redirects).
+    public var location: String?
 
     public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: Data) {
         self.status = status
@@ -79,6 +81,9 @@ public final class OriginRouter: Sendable {
         }
         if parts.first == HostileShapes.prefix, request.method == "GET" {
             return hostile(Array(parts.dropFirst()), baseURL: baseURL)
+        }
+        if parts.first == "moved" {
+            return moved(Array(parts.dropFirst()))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "only GET and HEAD here")

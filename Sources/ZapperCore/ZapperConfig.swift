@@ -12,6 +12,15 @@ public struct ZapperConfig: Sendable, Equatable {
     public var defaultChannel: Int?
     public var parental: Parental
     public var signage: Signage
+    public var network = Network()
+
+    /// Where fetches may go.
+    public struct Network: Sendable, Equatable {
+        /// Refuse every fetch after the lineup's (streams, guide, logos, their redirects) that
+        /// would reach a loopback, link-local or private address (`FetchPolicy.isLocal`).
+        public var blockPrivateAddresses = false
+        public init(blockPrivateAddresses: Bool = false) { self.blockPrivateAddresses = blockPrivateAddresses }
+    }
 
     public struct Parental: Sendable, Equatable {
         /// The highest age a programme or channel may be rated for without a

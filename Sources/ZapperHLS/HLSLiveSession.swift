@@ -81,9 +81,13 @@ public final class HLSLiveSession: Sendable {
         // The master (or a lone media) playlist, retried until it loads.
         var attempt = 0
         var first: HLSPlaylist?
+        // Relative references resolve against the URL that finally answered (after redirects).
+        var answered = url
         while first == nil {
             do {
-                first = try HLSParser.parse(try await fetcher.text(url), url: url)
+                let fetched = try await fetcher.document(url)
+                answered = fetched.url
+                first = try HLSParser.parse(fetched.text, url: answered)
                 if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
             } catch {
                 attempt += 1
@@ -104,7 +108,10 @@ public final class HLSLiveSession: Sendable {
         if !variants.isEmpty {
             report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "start low for a fast first picture"))
         }
-        var mediaURL = variants.isEmpty ? url : variants[current].uri
+        var mediaURL = variants.isEmpty ? answered : variants[current].uri
+        // Reloads go where the last load was redirected to (session-token services want that),
+        // and back to `mediaURL` itself after a failure.
+        var reloadURL = mediaURL
         var cursor = LiveSegmentCursor()
         if let startSequence { cursor.resume(at: startSequence) }
         var estimator = BandwidthEstimator()
@@ -119,7 +126,9 @@ public final class HLSLiveSession: Sendable {
                 pending = nil
             } else {
                 do {
-                    guard case .media(let media) = try HLSParser.parse(try await fetcher.text(mediaURL), url: mediaURL) else {
+                    let fetched = try await fetcher.document(reloadURL)
+                    reloadURL = fetched.url
+                    guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
                         throw HTTPFetcher.Failure(url: mediaURL.absoluteString, status: nil, reason: "a master playlist where a media playlist was expected")
                     }
                     playlist = media
@@ -127,12 +136,14 @@ public final class HLSLiveSession: Sendable {
                     failures = 0
                 } catch {
                     failures += 1
+                    reloadURL = mediaURL
                     report(.playlistFailed(url: mediaURL.absoluteString, reason: "\(error)", attempt: failures))
                     // After repeated failures, try the next lower variant.
                     if failures % 3 == 0, let lower = variants.indices.filter({ variants[$0].bandwidth < variants[current].bandwidth })
                         .max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) {
                         current = lower
                         mediaURL = variants[current].uri
+                        reloadURL = mediaURL
                         report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "failover after \(failures) failures"))
                     }
                     guard await pause(Self.backoff(failures)) else { return }
@@ -165,6 +176,7 @@ public final class HLSLiveSession: Sendable {
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"
                         current = next
                         mediaURL = variants[current].uri
+                        reloadURL = mediaURL
                         report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: reason))
                         cursor.resume(at: segment.sequence)
                         switched = true

@@ -3,11 +3,15 @@ import Dispatch
 import Foundation
 import NIOCore
 import NIOHTTP1
+import Synchronization
 import ZapperCore
 
 /// Fetches playlists and segments over keep-alive HTTP(S) connections
 /// (AsyncHTTPClient: its reads run on SwiftNIO's event loop threads, not on
-/// the cooperative pool). Redirects are followed only to http(s) URLs.
+/// the cooperative pool). Redirects are followed here, hop by hop, under
+/// `FetchPolicy` (http(s) only, never from https to http, at most 5, and with
+/// `blocksPrivateAddresses` never to a local address); the URL that finally
+/// answered is returned with the response, for relative references.
 ///
 /// One fetcher serves the whole process (one connection pool): `shared`.
 /// Another must be shut down before it is released.
@@ -19,7 +23,7 @@ public final class HTTPFetcher: Sendable {
 
     public init(connectTimeout: TimeAmount = .seconds(5), requestTimeout: TimeAmount = .seconds(10)) {
         var configuration = HTTPClient.Configuration(
-            redirectConfiguration: .follow(max: 5, allowCycles: false),
+            redirectConfiguration: .disallow,
             timeout: .init(connect: connectTimeout, read: requestTimeout),
             connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4))
         // A refused connection fails its request at once (the session and the tuner retry with
@@ -30,6 +34,10 @@ public final class HTTPFetcher: Sendable {
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.requestTimeout = requestTimeout
     }
+
+    /// Refuse local addresses (`FetchPolicy.isLocal`): set at start from the
+    /// configuration (`[network] block-private-addresses`).
+    public let blocksPrivateAddresses = Atomic<Bool>(false)
 
     public func shutdown() async {
         try? await client.shutdown()
@@ -52,10 +60,16 @@ public final class HTTPFetcher: Sendable {
     /// it within `seconds` of the request (a server that trickles a byte now and
     /// then never trips the per-read timeout).
     public func text(_ url: URL, limit: Int = 8 << 20, seconds: Double = 20) async throws -> String {
+        try await document(url, limit: limit, seconds: seconds).text
+    }
+
+    /// `text`, with the URL that finally answered (after redirects): relative
+    /// references in the document resolve against it.
+    public func document(_ url: URL, limit: Int = 8 << 20, seconds: Double = 20) async throws -> (text: String, url: URL) {
         let deadline = Self.now() + seconds
-        let response = try await start(url)
-        var body = try await collect(response.body, url: url, limit: limit, deadline: deadline)
-        return body.readString(length: body.readableBytes) ?? ""
+        let opened = try await open(url)
+        var body = try await collect(opened.response.body, url: opened.url, limit: limit, deadline: deadline)
+        return (body.readString(length: body.readableBytes) ?? "", opened.url)
     }
 
     public static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -111,23 +125,71 @@ public final class HTTPFetcher: Sendable {
     /// Starts a request and returns once the head is in (status 200 checked):
     /// the body then streams.
     public func start(_ url: URL, byteRange: HLSByteRange? = nil) async throws -> HTTPClientResponse {
+        try await open(url, byteRange: byteRange).response
+    }
+
+    /// A response whose head is in, and the URL that gave it.
+    public struct Opened: Sendable {
+        public var response: HTTPClientResponse
+        public var url: URL
+    }
+
+    /// `start`, following redirects hop by hop under `FetchPolicy`.
+    public func open(_ url: URL, byteRange: HLSByteRange? = nil) async throws -> Opened {
+        var current = url
+        var visited = [url]
+        while true {
+            try await admit(current)
+            var request = HTTPClientRequest(url: current.absoluteString)
+            request.headers.add(name: "User-Agent", value: "zapper")
+            if let byteRange {
+                request.headers.add(name: "Range", value: "bytes=\(byteRange.offset)-\(byteRange.offset + byteRange.length - 1)")
+            }
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(request, timeout: requestTimeout)
+            } catch {
+                throw Failure(url: current.absoluteString, status: nil, reason: "\(error)")
+            }
+            let status = Int(response.status.code)
+            if FetchPolicy.redirectStatuses.contains(status) {
+                // The redirect's own body is not read: dropping it closes that connection.
+                switch FetchPolicy.redirect(from: current, location: response.headers.first(name: "Location"), visited: visited) {
+                case .failure(let rejection):
+                    throw Failure(url: current.absoluteString, status: nil, reason: rejection.reason)
+                case .success(let next):
+                    current = next
+                    visited.append(next)
+                    continue
+                }
+            }
+            guard response.status == .ok || (byteRange != nil && response.status == .partialContent) else {
+                throw Failure(url: current.absoluteString, status: status, reason: response.status.reasonPhrase)
+            }
+            return Opened(response: response, url: current)
+        }
+    }
+
+    /// Refuses a URL that is not http(s), and with `blocksPrivateAddresses` one
+    /// whose host is, or resolves to, a local address. (The connection resolves
+    /// the name again: a DNS answer that changes in between is not caught.)
+    private func admit(_ url: URL) async throws {
         guard case .success = MediaURLPolicy.check(url.absoluteString) else {
             throw Failure(url: url.absoluteString, status: nil, reason: "only http and https URLs may be fetched")
         }
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.headers.add(name: "User-Agent", value: "zapper")
-        if let byteRange {
-            request.headers.add(name: "Range", value: "bytes=\(byteRange.offset)-\(byteRange.offset + byteRange.length - 1)")
+        guard blocksPrivateAddresses.load(ordering: .relaxed), let host = url.host else { return }
+        let blocked = "and local addresses are blocked (block-private-addresses)"
+        if FetchPolicy.isLocalName(host) {
+            throw Failure(url: url.absoluteString, status: nil, reason: "\(host) is a local name, \(blocked)")
         }
-        let response: HTTPClientResponse
+        let addresses: [[UInt8]]
         do {
-            response = try await client.execute(request, timeout: requestTimeout)
+            addresses = try await HostAddresses.resolve(host)
         } catch {
             throw Failure(url: url.absoluteString, status: nil, reason: "\(error)")
         }
-        guard response.status == .ok || (byteRange != nil && response.status == .partialContent) else {
-            throw Failure(url: url.absoluteString, status: Int(response.status.code), reason: response.status.reasonPhrase)
+        if let local = addresses.first(where: FetchPolicy.isLocal(address:)) {
+            throw Failure(url: url.absoluteString, status: nil, reason: "\(host) is \(HostAddresses.text(local)), \(blocked)")
         }
-        return response
     }
 }

@@ -89,7 +89,8 @@ public final class SubtitleTrack: Sendable {
             let loadStarted = HLSLiveSession.now()
             let playlist: HLSMediaPlaylist
             do {
-                guard case .media(let media) = try HLSParser.parse(try await fetcher.text(url), url: url) else {
+                let fetched = try await fetcher.document(url)
+                guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
                     throw HTTPFetcher.Failure(url: url.absoluteString, status: nil, reason: "a master playlist where a subtitle playlist was expected")
                 }
                 playlist = media

@@ -40,6 +40,11 @@ import ZapperCore
 /// start-muted = false
 /// no-hint = false
 /// panel-disabled = false
+///
+/// [network]
+/// # For lineups from sources you do not trust: nothing they list (streams, guide, logos, and
+/// # where those redirect) may reach a loopback, link-local or private address.
+/// block-private-addresses = false
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -92,7 +97,7 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "keymap", "default-channel", "parental", "signage"])
+            check(root, section: nil, known: ["lineup", "guide", "keymap", "default-channel", "parental", "signage", "network"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -127,6 +132,10 @@ public enum ConfigFile {
                 config.signage.startMuted = bool(signage, "start-muted", section: section) ?? false
                 config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
+            }
+            if let network = subtable(root, "network") {
+                check(network, section: "network", known: ["block-private-addresses"])
+                config.network.blockPrivateAddresses = bool(network, "block-private-addresses", section: "network") ?? false
             }
             return config
         }

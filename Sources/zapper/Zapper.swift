@@ -4,6 +4,7 @@ import Synchronization
 import ZapperAudio
 import ZapperCore
 import ZapperDisplay
+import ZapperHLS
 import ZapperInput
 import ZapperPlayer
 import ZapperSettings
@@ -116,6 +117,8 @@ struct Zapper: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
+        HTTPFetcher.shared.blocksPrivateAddresses.store(settings.network.blockPrivateAddresses, ordering: .relaxed)
         let parsed = M3UPlusParser.parse(text, source: lineup)
         for problem in parsed.problems {
             say("\(problem)")

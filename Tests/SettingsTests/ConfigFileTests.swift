@@ -41,9 +41,12 @@ import ZapperCore
             start-muted = true
             no-hint = true
             panel-disabled = true
+            [network]
+            block-private-addresses = true
             """, file: "lobby.toml")
         #expect(config.parental.maxAge == 12 && config.parental.lockUnknown)
         #expect(config.signage == ZapperConfig.Signage(startMuted: true, noHint: true, panelDisabled: true))
+        #expect(config.network.blockPrivateAddresses)
     }
 
     func problems(_ text: String) -> String {
@@ -68,7 +71,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, keymap, lineup, parental, signage)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, keymap, lineup, network, parental, signage)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer
