@@ -2,6 +2,7 @@
 #   make demo   build, start the demo origin, play channels/demo.m3u
 #   make test   the whole test suite: the Swift tests, then the appliance's system test in QEMU
 #               (make test-image: image/test on bochs and virtio-gpu)
+#   make fuzz   libFuzzer on each parser of outside bytes for FUZZ_SECONDS (60) each
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
 #               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next,
 #               and key to screen while loads hang
@@ -32,7 +33,7 @@ SHELL := /bin/bash
 IMAGE_PACKAGES := qemu-system-x86 qemu-utils ovmf mmdebstrap busybox-static kmod cpio e2fsprogs \
 	dosfstools mtools fdisk python3 binutils
 
-.PHONY: demo test test-image bench deps build-release
+.PHONY: demo test test-image bench deps build-release fuzz
 
 deps:
 	@missing=""; \
@@ -81,7 +82,18 @@ test: deps
 	} 2>&1 | tee "$(BUILD_DIR)/test.log" || { \
 		echo "make: these tests failed (the whole log: $(BUILD_DIR)/test.log):"; \
 		grep -E "✘.*(recorded an issue|failed after)|↳" "$(BUILD_DIR)/test.log" | cut -c1-600; exit 1; }
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 	@$(MAKE) --no-print-directory test-image
+
+# libFuzzer on every parser of outside bytes (Sources/ZapperFuzzTargets): each target for
+# FUZZ_SECONDS from fuzz/seeds, fuzz/regressions and the corpus it grew before; a trap, a hang
+# or a blow-up fails it and keeps the input (fuzz/run). `make test` runs each for TEST_FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 10
+FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo
+fuzz: deps
+	ZAPPER_FUZZ=1 $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
+	fuzz/run "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The appliance in QEMU (image/test): builds the release zapper and zapper-origin (static Swift
 # runtime, in ~/.cache/zapper/build-qemu), the test image (as root: mmdebstrap), boots it on

@@ -84,6 +84,8 @@ let package = Package(
             "OriginKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Every parser of outside bytes as one fuzz target each (`make fuzz`, `zapper-fuzz` below).
+        .target(name: "ZapperFuzzTargets", dependencies: ["ZapperCore", "ZapperGuide", "ZapperSettings", "ZapperUI"]),
         // For the kill -9 test of the state file: saves without pause until killed.
         .executableTarget(name: "zapper-state-writer", dependencies: ["ZapperCore", "ZapperSettings"]),
         // Benchmarks that report, never assert: they start and measure the real binaries.
@@ -108,5 +110,15 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"]),
     ]
 )
+
+// `make fuzz` (ZAPPER_FUZZ=1, built with --sanitize=fuzzer): the libFuzzer targets of every
+// parser that reads bytes from outside. Left out of ordinary builds: libFuzzer brings its main.
+if Context.environment["ZAPPER_FUZZ"] == "1" {
+    package.products.append(.executable(name: "zapper-fuzz", targets: ["zapper-fuzz"]))
+    package.targets.append(.executableTarget(
+        name: "zapper-fuzz", dependencies: ["ZapperFuzzTargets"],
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

@@ -111,10 +111,13 @@ public final class GuideReader: Sendable {
             collector: GuideCollector(source: source, window: options.window, channelIDs: options.channelIDs),
             preferredLanguages: options.preferredLanguages)
         let bytes = DecompressingSource(limit: GuideLimits.documentBytes, pull: pull)
+        // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first (UTF8Repair).
+        // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first.
+        let repaired = RepairedSource(bytes)
         let stream = PullInputStream {
             // After a fatal error the parser would read on to the end; stop instead.
             if handler.failed { return nil }
-            let chunk = try bytes.next()
+            let chunk = try repaired.next()
             if chunk == nil { handler.inputEnded = true }
             return chunk
         }
@@ -162,6 +165,41 @@ public final class GuideReader: Sendable {
             throw failure("the document ends before </tv> (truncated?)", line: parser.lineNumber)
         }
         return document
+    }
+}
+
+/// The document's bytes as the XML parser may see them (`UTF8Repair`). Whether
+/// to repair is decided on the XML declaration, so the first 256 bytes go as one.
+final class RepairedSource {
+    private let source: DecompressingSource
+    private var repair = UTF8Repair()
+    private var started = false
+    private var ended = false
+
+    init(_ source: DecompressingSource) {
+        self.source = source
+    }
+
+    func next() throws -> [UInt8]? {
+        if !started {
+            started = true
+            var head: [UInt8] = []
+            while head.count < 256, !head.contains(UInt8(ascii: ">")), let more = try pull() { head += more }
+            if !head.isEmpty { return repair.first(head) }
+        }
+        guard let chunk = try pull() else {
+            let rest = repair.finish()
+            return rest.isEmpty ? nil : rest
+        }
+        return repair.feed(chunk)
+    }
+
+    private func pull() throws -> [UInt8]? {
+        guard !ended, let chunk = try source.next() else {
+            ended = true
+            return nil
+        }
+        return chunk
     }
 }
 

@@ -69,6 +69,9 @@ public enum ConfigFile {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ZapperConfig {
+        if let (line, message) = TOMLPrecheck.badHeader(in: text) {
+            throw ConfigFileError(file: file, problems: [.init(line: line, key: nil, message: message)])
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -76,4 +76,22 @@ import ZapperCore
         while let chunk = try whole.next() { all += chunk }
         #expect(all == xml)
     }
+
+    /// Invalid UTF-8 in an element or attribute name used to end the process inside Foundation's
+    /// XML parser (found by `make fuzz`); now it is repaired and the rest of the guide is read.
+    @Test func invalidUTF8InNamesDoesNotTrap() throws {
+        let head = "<tv><channel id=\"a\"><display-name>A</display-name></channel>"
+        let good = programme("a", start: "20261121060000", stop: "20261121063000", body: "<title>Kept</title>")
+        for poison in [[0x3C, 0x78, 0xFF, 0x2F, 0x3E], Array("<x a".utf8) + [0xF5] + Array("=\"1\"/>".utf8)] as [[UInt8]] {
+            let bytes = Array(head.utf8) + poison + Array((good + "</tv>").utf8)
+            let document = try GuideReader.read(bytes: bytes, source: "bad.xml", chunkSize: 7)
+            #expect(document.guide.programmes(channelID: "a").map(\.title) == ["Kept"])
+        }
+        // A guide in Latin-1 is converted by libxml2, not "repaired".
+        let latin1 = Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\(head)".utf8)
+            + Array("<programme channel=\"a\" start=\"20261121060000 +0000\" stop=\"20261121063000 +0000\"><title>Caf".utf8)
+            + [0xE9] + Array("</title></programme></tv>".utf8)
+        #expect(try GuideReader.read(bytes: latin1, source: "latin1.xml").guide.programmes(channelID: "a").first?.title == "Café")
+    }
 }
+

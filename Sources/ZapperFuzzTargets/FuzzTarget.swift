@@ -1,0 +1,63 @@
+import Foundation
+import ZapperCore
+import ZapperGuide
+import ZapperSettings
+import ZapperUI
+
+/// What `make fuzz` feeds with libFuzzer's inputs (`zapper-fuzz`): each parser
+/// that reads bytes from outside, as the box reads them. A target must never
+/// trap or hang, whatever the bytes; a bad input is an error value, not a
+/// crash. The seeds and every crash found (`fuzz/seeds`, `fuzz/regressions`)
+/// also run through these in the ordinary tests (`FuzzTests`).
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    case m3u, hls, webvtt, xmltv, config, state, keymap, logo
+
+    public func run(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch self {
+        case .m3u:
+            let lineup = M3UPlusParser.parse(text, source: "fuzz.m3u")
+            _ = lineup.channels.first.map(\.stateKey)
+        case .hls:
+            Self.playlist(text)
+        case .webvtt:
+            if let document = try? WebVTTParser.parse(text) {
+                for cue in document.cues.prefix(64) { _ = WebVTTParser.plainText(Substring(cue.text)) }
+            }
+        case .xmltv:
+            _ = try? GuideReader.read(bytes: bytes, source: "fuzz.xml", chunkSize: 4096)
+            for line in text.split(separator: "\n").prefix(16) { _ = XMLTVTime.seconds(line) }
+        case .config:
+            _ = try? ConfigFile.parse(text, file: "fuzz.toml")
+        case .state:
+            if var state = try? ZapperState.decode(Data(bytes)) {
+                _ = CrashLoopBreaker.start(&state, now: 1_800_000_000)
+                if let saved = state.parental {
+                    var gate = ParentalGate(policy: .init(maxAge: 12))
+                    gate.restore(saved, now: 0, wallNow: 1_800_000_000_000)
+                }
+                _ = try? state.encoded()
+            }
+        case .keymap:
+            _ = try? Keymap.load(text, source: "fuzz.keymap")
+        case .logo:
+            _ = decodePNG(bytes)
+        }
+    }
+
+    /// A playlist parsed, then followed as the live session would: two reloads and the byte ranges cut.
+    static func playlist(_ text: String) {
+        guard let parsed = try? HLSParser.parse(text, url: URL(string: "http://fuzz.test/live/index.m3u8")!),
+              case .media(let playlist) = parsed else { return }
+        var cursor = LiveSegmentCursor()
+        _ = cursor.update(playlist, at: 0)
+        _ = cursor.update(playlist, at: 1)
+        _ = cursor.nextReload(loadStarted: 1)
+        for segment in playlist.segments.prefix(1000) {
+            if let range = segment.byteRange {
+                var cut = ByteRangeCut(range)
+                _ = cut.keep(count: 188)
+            }
+        }
+    }
+}
