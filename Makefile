@@ -92,7 +92,7 @@ FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
 FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo
 fuzz: deps
-	ZAPPER_FUZZ=1 $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
+	export ZAPPER_FUZZ=1; $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
 	fuzz/run "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The appliance in QEMU (image/test): builds the release zapper and zapper-origin (static Swift

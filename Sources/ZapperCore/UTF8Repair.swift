@@ -1,11 +1,14 @@
+import Foundation
+
 /// Makes a byte stream valid UTF-8, chunk by chunk: each invalid sequence
 /// becomes U+FFFD, and a sequence cut by a chunk's end waits for the next.
 ///
 /// For XMLTV guides: Foundation's XML parser on Linux traps (ends the process)
 /// on an element or attribute *name* that is not valid UTF-8, where libxml2
 /// would have reported an error. A guide that says it is UTF-8 (or says
-/// nothing) is repaired before the parser sees it; one in another encoding
-/// (`encoding="ISO-8859-1"`) is converted to UTF-8 by libxml2 and left alone.
+/// nothing, or names an encoding nobody knows) is repaired before the parser
+/// sees it; one in an encoding libxml2 knows (`encoding="ISO-8859-1"`,
+/// `"Shift_JIS"`) is converted to UTF-8 by libxml2 and left alone.
 public struct UTF8Repair: Sendable {
     private var carry: [UInt8] = []
     /// Whether the stream is repaired at all: decided by `first(_:)` from the XML declaration.
@@ -63,7 +66,7 @@ public struct UTF8Repair: Sendable {
     }
 
     /// UTF-8 unless the document starts with a UTF-16 byte order mark or its XML
-    /// declaration names another encoding.
+    /// declaration names an encoding libxml2 converts (`passesThrough`).
     static func isUTF8(declaration chunk: [UInt8]) -> Bool {
         if chunk.starts(with: [0xFE, 0xFF]) || chunk.starts(with: [0xFF, 0xFE]) { return false }
         let head = chunk.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(chunk.dropFirst(3).prefix(256)) : Array(chunk.prefix(256))
@@ -72,6 +75,21 @@ public struct UTF8Repair: Sendable {
         guard let range = declaration.range(of: "encoding") else { return true }
         let value = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
             .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
-        return value == "utf-8" || value == "utf8" || value.isEmpty
+        return !passesThrough(String(value))
+    }
+
+    /// The declared encodings left to libxml2: those it converts to UTF-8 itself
+    /// (bytes that do not convert stop it with an error). Any other name (a typo,
+    /// garbage) it reads as UTF-8, so those are repaired.
+    static func passesThrough(_ encoding: String) -> Bool {
+        let name = encoding.replacingOccurrences(of: "_", with: "-")
+        let known: Set<String> = ["latin1", "latin-1", "us-ascii", "ascii", "utf-16", "utf-16le", "utf-16be",
+                                  "shift-jis", "sjis", "euc-jp", "euc-kr", "gb2312", "gbk", "gb18030", "big5",
+                                  "koi8-r", "koi8-u"]
+        if known.contains(name) { return true }
+        for (prefix, numbers) in [("iso-8859-", 1...16), ("windows-", 1250...1258), ("cp", 1250...1258)] where name.hasPrefix(prefix) {
+            if let number = Int(name.dropFirst(prefix.count)), numbers.contains(number) { return true }
+        }
+        return false
     }
 }

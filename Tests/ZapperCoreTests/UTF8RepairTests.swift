@@ -31,6 +31,10 @@ import Testing
         #expect(run([[0xFF, 0xFE, 0x3C, 0x00]]).bytes == [0xFF, 0xFE, 0x3C, 0x00])
         let declared = Array("<?xml version='1.0' encoding='utf-8'?><a".utf8) + [0xFF]
         #expect(run([declared]).replaced)
+        // An encoding nobody knows is read as UTF-8 (libxml2 would), so it is repaired too.
+        let garbage = Array("<?xml version=\"1.0\" encoding=\"UT".utf8) + [0x8F] + Array("-8\"?><a".utf8) + [0xF5] + Array(">".utf8)
+        #expect(run([garbage]).replaced)
+        #expect(UTF8Repair.passesThrough("windows-1252") && UTF8Repair.passesThrough("iso_8859-15") && UTF8Repair.passesThrough("shift_jis") && !UTF8Repair.passesThrough("ut\u{8f}-8"))
     }
 
     /// Any bytes in any chunks come out as valid UTF-8; valid UTF-8 comes out unchanged.
