@@ -28,7 +28,7 @@ import ZapperCore
 /// # Also lock channels and programmes with no rating or one we do not know.
 /// lock-unknown = false
 /// # The PIN's hash, as PINHash.hash(pin:) writes it (this example's is of no real PIN:
-/// # make your own). Keep this file readable by root only.
+/// # make your own). Let root write this file and the zapper user read it: 0640 root:zapper.
 /// pin-hash = "sha256:50000:00112233445566778899aabbccddeeff:7c9f1b6b4a4e1e0b8d1f3ad5a1f3f5c6f8b0b2a4c6d8e0f2a4b6c8d0e2f4a6b8"
 /// # Digits in the PIN.
 /// pin-length = 4
