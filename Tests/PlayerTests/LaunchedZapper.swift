@@ -48,6 +48,15 @@ final class LaunchedZapper {
         try process.run()
     }
 
+    var pid: Int32 { process.processIdentifier }
+
+    /// Open file descriptors and threads now (/proc); nil once the process is gone.
+    var descriptorsAndThreads: (descriptors: Int, threads: Int)? {
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"),
+              let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        return (descriptors.count, threads.count)
+    }
+
     /// The peak resident memory so far (VmHWM, kB); nil once the process is gone.
     var peakResidentKilobytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),

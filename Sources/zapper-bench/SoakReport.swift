@@ -1,0 +1,62 @@
+import Foundation
+
+/// How many of each event a run's log holds so far.
+struct EventCounts {
+    var byName: [String: Int] = [:]
+    var tunes: Int { byName["tune", default: 0] }
+    var firstFrames: Int { byName["first-frame", default: 0] }
+
+    init(url: URL) {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
+        for line in text.split(separator: "\n") {
+            // {"t_ms":…,"event":"NAME",…}: the name without a JSON parse per line.
+            guard let range = line.range(of: "\"event\":\"") else { continue }
+            let name = line[range.upperBound...].prefix { $0 != "\"" }
+            byName[String(name), default: 0] += 1
+        }
+    }
+
+    static let shown = ["first-frame", "load-failed", "load-recovered", "stalled", "interstitial-dismissed"]
+}
+
+/// One line of the soak's table: the process as /proc sees it after so many changes.
+struct SoakRow {
+    var flips: Int
+    var residentMB: Double
+    var descriptors: Int
+    var threads: Int
+    var counts: EventCounts
+
+    init?(pid: pid_t, flips: Int, counts: EventCounts) {
+        guard let memory = ProcFS.memory(pid),
+              let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"),
+              let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+        self.flips = flips
+        residentMB = Double(memory.resident) / 1_048_576
+        self.descriptors = descriptors.count
+        self.threads = threads.count
+        self.counts = counts
+    }
+
+    var line: String {
+        "after \(flips) changes: RSS \(String(format: "%.1f", residentMB)) MB, \(descriptors) fds, \(threads) threads, "
+            + EventCounts.shown.map { "\($0) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
+    }
+
+    static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int) -> String {
+        var lines = ["| changes | RSS MB | fds | threads | " + EventCounts.shown.joined(separator: " | ") + " |",
+                     "|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
+        for row in rows {
+            lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(row.descriptors) | \(row.threads) | "
+                         + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
+        }
+        lines.append("")
+        if let first = rows.first, let last = rows.last, last.flips > first.flips {
+            let growth = (last.residentMB - first.residentMB) / Double(last.flips - first.flips) * 1000
+            lines.append(String(format: "RSS growth: %.2f MB per 1,000 changes (goal: at most 2); fds %+d, threads %+d from the first row",
+                                growth, last.descriptors - first.descriptors, last.threads - first.threads))
+        }
+        lines.append("zapper ended with \(reason) after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one channel at a time, on and off at random).")
+        return lines.joined(separator: "\n")
+    }
+}
