@@ -10,7 +10,8 @@ enum TOMLPrecheck {
     static func badHeader(in text: String) -> (line: Int, message: String)? {
         var inMultilineString: String?
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.drop { $0 == " " || $0 == "\t" }
+            // toml++ skips a byte order mark at the start, and spaces and tabs before a header.
+            let line = raw.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
             if let delimiter = inMultilineString {
                 if occurrences(of: delimiter, in: line) % 2 == 1 { inMultilineString = nil }
                 continue

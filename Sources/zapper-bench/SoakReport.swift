@@ -9,8 +9,8 @@ struct EventCounts {
     init(url: URL) {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
         for line in text.split(separator: "\n") {
-            // {"t_ms":…,"event":"NAME",…}: the name without a JSON parse per line.
-            guard let range = line.range(of: "\"event\":\"") else { continue }
+            // {"t_ms": …, "event": "NAME", …}: the name without a JSON parse per line.
+            guard let range = line.range(of: "\"event\": \"") else { continue }
             let name = line[range.upperBound...].prefix { $0 != "\"" }
             byName[String(name), default: 0] += 1
         }
