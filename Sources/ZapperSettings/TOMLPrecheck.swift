@@ -9,21 +9,23 @@ enum TOMLPrecheck {
     /// The 1-based line and message of the first bad table header, if any.
     static func badHeader(in text: String) -> (line: Int, message: String)? {
         var inMultilineString: String?
+        // By Unicode scalars, not Characters: "[" and a combining mark after it are one Character.
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             // toml++ skips a byte order mark at the start, and spaces and tabs before a header.
-            let line = raw.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") }
+            let line = Substring.UnicodeScalarView(raw.unicodeScalars.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") })
+            let text = Substring(line)
             if let delimiter = inMultilineString {
-                if occurrences(of: delimiter, in: line) % 2 == 1 { inMultilineString = nil }
+                if occurrences(of: delimiter, in: text) % 2 == 1 { inMultilineString = nil }
                 continue
             }
             if line.first == "[" {
-                let name = line.dropFirst(line.hasPrefix("[[") ? 2 : 1).drop { $0 == " " || $0 == "\t" }
+                let name = line.dropFirst(line.starts(with: "[[".unicodeScalars) ? 2 : 1).drop { $0 == " " || $0 == "\t" }
                 guard let first = name.first, isKeyStart(first) else {
                     return (index + 1, "a table name must start with a letter, a digit, _, - or a quote")
                 }
                 continue
             }
-            for delimiter in ["\"\"\"", "'''"] where occurrences(of: delimiter, in: line) % 2 == 1 {
+            for delimiter in ["\"\"\"", "\'\'\'"] where occurrences(of: delimiter, in: text) % 2 == 1 {
                 inMultilineString = delimiter
                 break
             }
@@ -31,10 +33,10 @@ enum TOMLPrecheck {
         return nil
     }
 
-    static func isKeyStart(_ character: Character) -> Bool {
-        guard let ascii = character.asciiValue else { return false }
-        return (ascii >= 0x30 && ascii <= 0x39) || (ascii >= 0x41 && ascii <= 0x5A) || (ascii >= 0x61 && ascii <= 0x7A)
-            || character == "_" || character == "-" || character == "\"" || character == "'"
+    static func isKeyStart(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return false }
+        return ("0"..."9").contains(scalar) || ("A"..."Z").contains(scalar) || ("a"..."z").contains(scalar)
+            || scalar == "_" || scalar == "-" || scalar == "\"" || scalar == "'"
     }
 
     private static func occurrences(of delimiter: String, in line: Substring) -> Int {

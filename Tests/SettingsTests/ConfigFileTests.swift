@@ -168,7 +168,7 @@ import ZapperCore
     /// Table names toml++ asserts on instead of failing (found by `make fuzz`) are parse errors.
     @Test func tableNamesThatWouldTripTheTOMLParserAreErrors() {
         let problems = ConfigFileTests().problems
-        for (text, line) in [("[;ignage]\nstart-muted = true\n", 1), ("lineup = \"x\"\n[&", 2), ("[[[a]]]\n", 1), ("[[=", 1), ("[ ]", 1), ("\u{FEFF}[\u{A1}Z", 1)] {
+        for (text, line) in [("[;ignage]\nstart-muted = true\n", 1), ("lineup = \"x\"\n[&", 2), ("[[[a]]]\n", 1), ("[[=", 1), ("[ ]", 1), ("\u{FEFF}[\u{A1}Z", 1), ("[\u{059E}x]", 1), ("[[\u{0301}a]]", 1)] {
             #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): a table name must start with a letter, a digit, _, - or a quote", "\(text)")
         }
         // Inside a multi-line string such a line is text (and here an unknown key's value).
