@@ -86,14 +86,14 @@ test: deps
 	@$(MAKE) --no-print-directory test-image
 
 # libFuzzer on every parser of outside bytes (Sources/ZapperFuzzTargets): each target for
-# FUZZ_SECONDS from fuzz/seeds, fuzz/regressions and the corpus it grew before; a trap, a hang
-# or a blow-up fails it and keeps the input (fuzz/run). `make test` runs each for TEST_FUZZ_SECONDS.
+# FUZZ_SECONDS from Tests/FuzzTests/Seeds, …/Regressions and the corpus it grew before; a trap,
+# a hang or a blow-up fails it and keeps the input (Tests/FuzzTests/run-fuzz). `make test` runs each for TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
 FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo
 fuzz: deps
 	export ZAPPER_FUZZ=1; $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
-	fuzz/run "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+	Tests/FuzzTests/run-fuzz "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The appliance in QEMU (image/test): builds the release zapper and zapper-origin (static Swift
 # runtime, in ~/.cache/zapper/build-qemu), the test image (as root: mmdebstrap), boots it on

@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
-        .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"]),
+        .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),
     ]
 )
 

@@ -7,7 +7,7 @@ import ZapperUI
 /// What `make fuzz` feeds with libFuzzer's inputs (`zapper-fuzz`): each parser
 /// that reads bytes from outside, as the box reads them. A target must never
 /// trap or hang, whatever the bytes; a bad input is an error value, not a
-/// crash. The seeds and every crash found (`fuzz/seeds`, `fuzz/regressions`)
+/// crash. The seeds and every crash found (`Tests/FuzzTests/Seeds`, `…/Regressions`)
 /// also run through these in the ordinary tests (`FuzzTests`).
 public enum FuzzTarget: String, CaseIterable, Sendable {
     case m3u, hls, webvtt, xmltv, config, state, keymap, logo
