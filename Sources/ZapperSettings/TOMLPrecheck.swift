@@ -13,9 +13,9 @@ enum TOMLPrecheck {
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             // toml++ skips a byte order mark at the start, and spaces and tabs before a header.
             let line = Substring.UnicodeScalarView(raw.unicodeScalars.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") })
-            let text = Substring(line)
+            let characters = Substring(line)
             if let delimiter = inMultilineString {
-                if occurrences(of: delimiter, in: text) % 2 == 1 { inMultilineString = nil }
+                if occurrences(of: delimiter, in: characters) % 2 == 1 { inMultilineString = nil }
                 continue
             }
             if line.first == "[" {
@@ -25,7 +25,7 @@ enum TOMLPrecheck {
                 }
                 continue
             }
-            for delimiter in ["\"\"\"", "\'\'\'"] where occurrences(of: delimiter, in: text) % 2 == 1 {
+            for delimiter in ["\"\"\"", "\'\'\'"] where occurrences(of: delimiter, in: characters) % 2 == 1 {
                 inMultilineString = delimiter
                 break
             }

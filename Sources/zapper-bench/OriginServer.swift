@@ -64,6 +64,14 @@ enum HTTP {
         }
     }
 
+    /// The channel numbers of a lineup (its `tvg-chno` attributes), in order.
+    static func channelNumbers(lineup: String) -> [Int] {
+        lineup.split(whereSeparator: \.isNewline).compactMap { line -> Int? in
+            guard let range = line.range(of: "tvg-chno=\"") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
     static func data(_ url: String) throws -> Data {
         guard let address = URL(string: url) else { throw BenchError("\(url): not a URL") }
         return try Data(contentsOf: address)

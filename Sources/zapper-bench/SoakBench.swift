@@ -40,10 +40,7 @@ struct SoakBench: ParsableCommand {
         let origin = try OriginServer(binary: try tools.product("zapper-origin"), channels: inputs.channelsPath, directory: directory)
         defer { origin.stop() }
         let lineup = try HTTP.text(origin.baseURL + "/demo.m3u")
-        let numbers = lineup.split(whereSeparator: \.isNewline).compactMap { line -> Int? in
-            guard let range = line.range(of: "tvg-chno=\"") else { return nil }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
-        }
+        let numbers = HTTP.channelNumbers(lineup: lineup)
         guard numbers.count >= 3 else { throw BenchError("the origin's lineup has too few channels") }
         var random = SeededRandom(seed: seed)
         let (child, eventsURL) = try scriptedZapper(name: "zapper-soak", tools: tools, directory: directory, lineup: lineup,
@@ -56,8 +53,10 @@ struct SoakBench: ParsableCommand {
         var nextRow = 0
         var faulted: Int?
         var nextFault = Monotonic.now + 5
+        var counts = EventCounts(url: eventsURL)
+        let curl = try Tools.onPath("curl")
         while child.isRunning {
-            let counts = EventCounts(url: eventsURL)
+            counts.update()
             if counts.tunes >= nextRow, counts.firstFrames > 0, let row = SoakRow(pid: child.pid, flips: counts.tunes - 1, counts: counts) {
                 rows.append(row)
                 Progress.say(row.line)
@@ -66,22 +65,22 @@ struct SoakBench: ParsableCommand {
             if Monotonic.now >= nextFault {
                 // One channel faulted at a time, for 2 to 20 s, then healthy for as long.
                 if let channel = faulted {
-                    control("DELETE", origin: origin, channel: channel)
+                    control(curl, "DELETE", origin: origin, channel: channel)
                     faulted = nil
                 } else {
                     let channel = numbers[Int(random.next() % UInt64(numbers.count))]
                     let fault = Self.faults[Int(random.next() % UInt64(Self.faults.count))]
-                    control("PUT", origin: origin, channel: channel, body: fault)
+                    control(curl, "PUT", origin: origin, channel: channel, body: fault)
                     faulted = channel
                 }
                 nextFault = Monotonic.now + 2 + Double(random.next() % 18)
             }
             Thread.sleep(forTimeInterval: 0.2)
         }
-        if let channel = faulted { control("DELETE", origin: origin, channel: channel) }
+        if let channel = faulted { control(curl, "DELETE", origin: origin, channel: channel) }
         let status = child.process.terminationStatus
-        let final = EventCounts(url: eventsURL)
-        print(SoakRow.table(rows, final: final, status: status, reason: child.process.terminationReason == .uncaughtSignal
+        counts.update()
+        print(SoakRow.table(rows, final: counts, status: status, reason: child.process.terminationReason == .uncaughtSignal
                             ? "killed by signal \(status)" : "exit \(status)", dwell: dwell))
         guard child.process.terminationReason == .exit, status == 0 else {
             throw BenchError("zapper did not finish the soak cleanly:\n\(child.stderrTail())")
@@ -105,14 +104,14 @@ struct SoakBench: ParsableCommand {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func control(_ method: String, origin: OriginServer, channel: Int, body: String? = nil) {
+    private func control(_ curl: URL, _ method: String, origin: OriginServer, channel: Int, body: String? = nil) {
         var arguments = ["-s", "-o", "/dev/null", "-X", method, "\(origin.baseURL)/control/faults/\(channel)"]
         if let body { arguments += ["--data", body] }
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = arguments
-        try? curl.run()
-        curl.waitUntilExit()
+        let process = Process()
+        process.executableURL = curl
+        process.arguments = arguments
+        try? process.run()
+        process.waitUntilExit()
     }
 }
 

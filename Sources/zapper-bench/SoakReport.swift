@@ -1,14 +1,17 @@
 import Foundation
 
-/// How many of each event a run's log holds so far.
+/// How many of each event a run's log holds so far: the lines written since the
+/// last `update` are counted (the log of a long soak is read once, not every time).
 struct EventCounts {
     var byName: [String: Int] = [:]
+    private var tail: LogTail
     var tunes: Int { byName["tune", default: 0] }
     var firstFrames: Int { byName["first-frame", default: 0] }
 
-    init(url: URL) {
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return }
-        for line in text.split(separator: "\n") {
+    init(url: URL) { tail = LogTail(url: url) }
+
+    mutating func update() {
+        for line in tail.newLines() {
             // {"t_ms": …, "event": "NAME", …}: the name without a JSON parse per line.
             guard let range = line.range(of: "\"event\": \"") else { continue }
             let name = line[range.upperBound...].prefix { $0 != "\"" }
@@ -51,10 +54,13 @@ struct SoakRow {
                          + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
         }
         lines.append("")
-        if let first = rows.first, let last = rows.last, last.flips > first.flips {
+        // Growth from the second row on: the first interval fills the caches (codec parameters,
+        // logos, the HTTP pool, the guide) once.
+        let from = rows.count >= 3 ? rows[1] : rows.first
+        if let first = from, let last = rows.last, last.flips > first.flips {
             let growth = (last.residentMB - first.residentMB) / Double(last.flips - first.flips) * 1000
-            lines.append(String(format: "RSS growth: %.2f MB per 1,000 changes (goal: at most 2); fds %+d, threads %+d from the first row",
-                                growth, last.descriptors - first.descriptors, last.threads - first.threads))
+            lines.append(String(format: "RSS growth: %.2f MB per 1,000 changes from %d to %d (goal: at most 2); fds %+d, threads %+d over the same",
+                                growth, first.flips, last.flips, last.descriptors - first.descriptors, last.threads - first.threads))
         }
         lines.append("zapper ended with \(reason) after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one channel at a time, on and off at random).")
         return lines.joined(separator: "\n")

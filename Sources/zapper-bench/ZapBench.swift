@@ -33,10 +33,7 @@ struct ZapBench: ParsableCommand {
         defer { origin.stop() }
         let lineup = try HTTP.text(origin.baseURL + "/demo.m3u")
         let masters = lineup.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasSuffix("master.m3u8") }
-        let numbers = lineup.split(whereSeparator: \.isNewline).compactMap { line -> Int? in
-            guard let range = line.range(of: "tvg-chno=\"") else { return nil }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
-        }
+        let numbers = HTTP.channelNumbers(lineup: lineup)
         guard masters.count >= 3, numbers.count == masters.count else { throw BenchError("the origin's lineup has too few channels") }
 
         var rows: [(String, [Int])] = []
