@@ -210,3 +210,7 @@ public struct HLSParseError: Error, Sendable, Equatable, CustomStringConvertible
 
     public var description: String { "\(source):\(line): \(reason)" }
 }
+
+extension HLSParseError: PlaybackFailureConvertible {
+    public var playbackFailure: PlaybackFailure { PlaybackFailure(.invalid, description) }
+}

@@ -50,7 +50,7 @@ public struct Tuner: Sendable {
     /// A held key moved the target: tune at this time or at release.
     private var settleAt: Int?
     /// The target's failure: why, and when the next attempt starts.
-    private var failure: (reason: String, retryAt: Int)?
+    private var failure: (failure: PlaybackFailure, retryAt: Int)?
     private var attempts = 0
     /// The tune whose picture is on screen, and when its first frame came.
     private var playing: (serial: Int, since: Int)?
@@ -80,11 +80,11 @@ public struct Tuner: Sendable {
     public var view: TunerView {
         var card: TunerCard?
         if let missing {
-            card = TunerCard(channel: missing.number, state: .error(reason: "No channel \(missing.number)", retryAt: nil))
+            card = TunerCard(channel: missing.number, state: .error(PlaybackFailure(.noSuchChannel(missing.number), "no channel \(missing.number) in the lineup"), retryAt: nil))
         } else if interstitial != nil {
             card = TunerCard(channel: target, state: .loading)
         } else if let failure {
-            card = TunerCard(channel: target, state: .error(reason: failure.reason, retryAt: failure.retryAt))
+            card = TunerCard(channel: target, state: .error(failure.failure, retryAt: failure.retryAt))
         }
         return TunerView(target: target, card: card, digits: digits.isEmpty ? nil : digits, banner: banner, tuned: tuned)
     }
@@ -117,7 +117,7 @@ public struct Tuner: Sendable {
 
     private mutating func apply(_ input: TunerInput, now: Int, pressedAt: Int, _ out: inout [TunerEffect]) {
         switch input {
-        case .tick, .tuneSucceeded, .tuneFailed, .stalled: break
+        case .tick, .tuneSucceeded, .failed: break
         default: missing = nil
         }
         switch input {
@@ -165,27 +165,28 @@ public struct Tuner: Sendable {
             attempts = 0
             playing = (serial, now)
             banner = TunerBanner(channel: tune.channel, until: now + settings.bannerDuration)
-        case .tuneFailed(let serial, let reason):
-            guard let tune = active, tune.serial == serial else { return }
-            fail(tune, reason: reason, result: .failed, now: now, &out)
-        case .stalled(let serial, let reason):
-            stalled(serial: serial, reason: reason, now: now, &out)
+        case .failed(let serial, let failure):
+            if let tune = active, tune.serial == serial {
+                fail(tune, failure, result: .failed, now: now, &out)
+            } else if failure.kind == .frozen {
+                stalled(serial: serial, failure, now: now, &out)
+            }
         }
     }
 
     /// The channel on screen stopped: its playback goes, and it is tuned again (its loading
     /// card over the stale picture); a second stall soon after waits with the error card.
-    private mutating func stalled(serial: Int, reason: String, now: Int, _ out: inout [TunerEffect]) {
-        guard let playing, playing.serial == serial, active == nil, failure == nil, tuned == target, !tunedStopped else { return }
+    private mutating func stalled(serial: Int, _ failure: PlaybackFailure, now: Int, _ out: inout [TunerEffect]) {
+        guard let playing, playing.serial == serial, active == nil, self.failure == nil, tuned == target, !tunedStopped else { return }
         self.playing = nil
         if now - playing.since > settings.stallMemory { stalls = 0 }
         stalls += 1
-        out.append(.loadFailed(channel: target, serial: serial, reason: reason))
+        out.append(.loadFailed(channel: target, serial: serial, failure: failure))
         tunedStopped = true
         targetReason = .retry
         askedAt = now
         if stalls > 1 {
-            failure = (reason, now + settings.retryDelay(attempt: stalls - 1))
+            self.failure = (failure, now + settings.retryDelay(attempt: stalls - 1))
         } else {
             interstitial = target
             out.append(.interstitialShown(channel: target))
@@ -259,13 +260,13 @@ public struct Tuner: Sendable {
         out.append(.startTune(channel: target, serial: serial, reason: targetReason))
     }
 
-    private mutating func fail(_ tune: ActiveTune, reason: String, result: InterstitialResult, now: Int,
+    private mutating func fail(_ tune: ActiveTune, _ failure: PlaybackFailure, result: InterstitialResult, now: Int,
                                _ out: inout [TunerEffect]) {
         active = nil
-        out.append(.loadFailed(channel: tune.channel, serial: tune.serial, reason: reason))
+        out.append(.loadFailed(channel: tune.channel, serial: tune.serial, failure: failure))
         dismissInterstitial(result, &out)
         attempts += 1
-        failure = (reason, now + settings.retryDelay(attempt: attempts))
+        self.failure = (failure, now + settings.retryDelay(attempt: attempts))
     }
 
     /// Clears the target's failure so that it is tuned again; its loading card
@@ -297,7 +298,7 @@ public struct Tuner: Sendable {
             if let at = settleAt, at <= due { settleAt = nil }
             if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
             if let tune = active, tune.deadline <= due {
-                fail(tune, reason: "No picture after \(settings.watchdog / 1000) s", result: .timeout, now: due, &out)
+                fail(tune, PlaybackFailure(.noPicture, "No picture after \(settings.watchdog / 1000) s"), result: .timeout, now: due, &out)
             }
             if let at = missing?.until, at <= due { missing = nil }
             if let at = banner?.until, at <= due { banner = nil }

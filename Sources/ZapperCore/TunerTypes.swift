@@ -45,11 +45,11 @@ public enum TunerInput: Sendable, Equatable {
     case info
     /// The first frame of tune `serial` was presented.
     case tuneSucceeded(serial: Int)
-    /// Tune `serial` failed, with a reason a person can read.
-    case tuneFailed(serial: Int, reason: String)
-    /// The channel on screen (tune `serial`, which succeeded) has shown no new picture for
-    /// `TunerSettings.stallAfter`: it is tuned again, at once the first time, then with backoff.
-    case stalled(serial: Int, reason: String)
+    /// Tune `serial` reports a failure, whoever found it (the engine, the player's watch).
+    /// While it loads, the tune fails. Once it plays, a `.frozen` failure (no new picture for
+    /// `TunerSettings.stallAfter`) has it tuned again, at once the first time, then with
+    /// backoff; other failures of a playing tune leave it playing (what arrived still plays).
+    case failed(serial: Int, PlaybackFailure)
     /// Time passed; deliver at `Tuner.nextDeadline`.
     case tick
 }
@@ -65,7 +65,7 @@ public enum TunerEffect: Sendable, Equatable {
     case presented(channel: Int, serial: Int, zapMilliseconds: Int)
     /// Tune `serial` completed with a failure (from the engine, or the watchdog's
     /// timeout). Drop the session if it still runs; log `load-failed`.
-    case loadFailed(channel: Int, serial: Int, reason: String)
+    case loadFailed(channel: Int, serial: Int, failure: PlaybackFailure)
     /// The loading card for `channel` appeared.
     case interstitialShown(channel: Int)
     /// The loading card for `channel` went away.
@@ -78,7 +78,7 @@ public struct TunerCard: Sendable, Equatable {
         case loading
         /// `retryAt` is when the next attempt starts on its own (nil: never,
         /// as for a number that is not in the lineup).
-        case error(reason: String, retryAt: Int?)
+        case error(PlaybackFailure, retryAt: Int?)
     }
 
     public var channel: Int

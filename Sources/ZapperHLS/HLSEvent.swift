@@ -7,11 +7,11 @@ public enum HLSEvent: Sendable, Equatable {
     /// subtitle renditions (`master.renditions(.subtitles, group: variant.subtitlesGroup)`).
     case masterLoaded(HLSMasterPlaylist)
     case variantChosen(index: Int, bandwidth: Int, reason: String)
-    case playlistFailed(url: String, reason: String, attempt: Int)
+    case playlistFailed(url: String, failure: PlaybackFailure, attempt: Int)
     case playlistRecovered(url: String)
     case stalled(url: String, seconds: Double)
     case segmentsExpired(ClosedRange<Int64>)
-    case segmentFailed(sequence: Int64, reason: String)
+    case segmentFailed(sequence: Int64, failure: PlaybackFailure)
     case segmentFetched(sequence: Int64, bytes: Int, seconds: Double, variant: Int)
     case restarted
 
@@ -21,14 +21,26 @@ public enum HLSEvent: Sendable, Equatable {
         case let .masterLoaded(master):
             "master playlist: \(master.variants.count) variants; audio \(Self.languages(master, .audio)); subtitles \(Self.languages(master, .subtitles))"
         case let .variantChosen(index, bandwidth, reason): "variant \(index) (\(bandwidth / 1000) kbit/s): \(reason)"
-        case let .playlistFailed(url, reason, attempt): "playlist \(url) failed (attempt \(attempt)): \(reason)"
+        case let .playlistFailed(url, failure, attempt): "playlist \(url) failed (attempt \(attempt)): \(failure)"
         case let .playlistRecovered(url): "playlist \(url) is back"
         case let .stalled(url, seconds): "playlist \(url) has not moved for \(Int(seconds)) s"
         case let .segmentsExpired(range): "segments \(range.lowerBound)…\(range.upperBound) left the playlist before they were fetched; skipped"
-        case let .segmentFailed(sequence, reason): "segment \(sequence) skipped: \(reason)"
+        case let .segmentFailed(sequence, failure): "segment \(sequence) skipped: \(failure)"
         case let .segmentFetched(sequence, bytes, seconds, variant):
             "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
         case .restarted: "the playlist started over; following its live edge"
+        }
+    }
+
+    /// What this event means to the viewer, when it is a failure worth telling: a playlist
+    /// that failed (its first attempt, then every fifth), a segment skipped, a live edge stuck.
+    public var failure: PlaybackFailure? {
+        switch self {
+        case let .playlistFailed(url, failure, attempt) where attempt == 1 || attempt % 5 == 0:
+            failure.detail.hasPrefix(url) ? failure : failure.at(url)
+        case let .segmentFailed(sequence, failure): failure.at("segment \(sequence)")
+        case let .stalled(url, seconds): PlaybackFailure(.stalled, "\(url): the live playlist has not moved for \(Int(seconds)) s")
+        default: nil
         }
     }
 

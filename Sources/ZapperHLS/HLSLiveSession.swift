@@ -91,7 +91,7 @@ public final class HLSLiveSession: Sendable {
                 if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
             } catch {
                 attempt += 1
-                report(.playlistFailed(url: url.absoluteString, reason: "\(error)", attempt: attempt))
+                report(.playlistFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: attempt))
                 guard await pause(Self.backoff(attempt)) else { return }
             }
         }
@@ -129,7 +129,7 @@ public final class HLSLiveSession: Sendable {
                     let fetched = try await fetcher.document(reloadURL)
                     reloadURL = fetched.url
                     guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
-                        throw HTTPFetcher.Failure(url: mediaURL.absoluteString, status: nil, reason: "a master playlist where a media playlist was expected")
+                        throw HTTPFetcher.Failure(url: mediaURL.absoluteString, kind: .invalid, reason: "a master playlist where a media playlist was expected")
                     }
                     playlist = media
                     if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
@@ -137,7 +137,7 @@ public final class HLSLiveSession: Sendable {
                 } catch {
                     failures += 1
                     reloadURL = mediaURL
-                    report(.playlistFailed(url: mediaURL.absoluteString, reason: "\(error)", attempt: failures))
+                    report(.playlistFailed(url: mediaURL.absoluteString, failure: HTTPFailureKind.failure(error, url: mediaURL.absoluteString), attempt: failures))
                     // After repeated failures, try the next lower variant.
                     if failures % 3 == 0, let lower = variants.indices.filter({ variants[$0].bandwidth < variants[current].bandwidth })
                         .max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) {
@@ -185,8 +185,7 @@ public final class HLSLiveSession: Sendable {
                 }
                 if let key = segment.key, !key.isPlayable {
                     let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""
-                    report(.segmentFailed(sequence: segment.sequence,
-                                          reason: "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt"))
+                    report(.segmentFailed(sequence: segment.sequence, failure: PlaybackFailure(.unsupported, "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt")))
                     continue
                 }
                 while let hasRoom = room.withLock({ $0 }), !hasRoom() {
@@ -235,11 +234,11 @@ public final class HLSLiveSession: Sendable {
             for try await chunk in response.body {
                 bytes += chunk.readableBytes
                 if bytes > cap {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge,
                                               reason: "more than \(cap >> 20) MB, the most a \(segment.duration) s segment may have")
                 }
                 if Self.now() > deadline {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .timeout,
                                               reason: "\(bytes) bytes after \(Int(deadline - started)) s, and not whole")
                 }
                 var view = chunk.readableBytesView[...]
@@ -255,7 +254,7 @@ public final class HLSLiveSession: Sendable {
                 if cut?.isComplete == true { break }
             }
             if let cut, !cut.isComplete, let range = segment.byteRange {
-                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, status: nil,
+                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .truncated,
                                           reason: "\(bytes) bytes, shorter than the range \(range.length)@\(range.offset)")
             }
             if let last = try decryptor?.finish() { queue.append(last) }
@@ -271,8 +270,9 @@ public final class HLSLiveSession: Sendable {
             // What arrived is still demuxed; the decoder resyncs at the next keyframe.
             queue.finish()
             if delivered { estimator.add(bytes: max(bytes, 1), seconds: Self.now() - started) }
-            let reason = error is SegmentDecryptor.Failure ? "\(segment.uri.absoluteString): \(error)" : "\(error)"
-            report(.segmentFailed(sequence: segment.sequence, reason: reason))
+            let url = segment.uri.absoluteString
+            let failure = error is SegmentDecryptor.Failure ? PlaybackFailure(.invalid, "\(url): \(error)") : HTTPFailureKind.failure(error, url: url)
+            report(.segmentFailed(sequence: segment.sequence, failure: failure))
         }
     }
 }

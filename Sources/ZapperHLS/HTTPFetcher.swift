@@ -43,11 +43,30 @@ public final class HTTPFetcher: Sendable {
         try? await client.shutdown()
     }
 
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A fetch that failed: the URL, what kind of failure, and the reason in the library's words.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible, PlaybackFailureConvertible {
         public var url: String
-        public var status: Int?
+        public var kind: PlaybackFailure.Kind
         public var reason: String
+
+        public init(url: String, kind: PlaybackFailure.Kind, reason: String) {
+            self.url = url
+            self.kind = kind
+            self.reason = reason
+        }
+
+        /// A failure of the HTTP client itself (no answer, a connection that failed).
+        init(url: String, clientError: any Error) {
+            self.init(url: url, kind: HTTPFailureKind.of(clientError), reason: "\(clientError)")
+        }
+
+        public var status: Int? {
+            if case .http(let status) = kind { return status }
+            return nil
+        }
+
         public var description: String { "\(url): \(status.map { "HTTP \($0)" } ?? reason)" }
+        public var playbackFailure: PlaybackFailure { PlaybackFailure(kind, description) }
     }
 
     /// Why a fetch failed, in a few words: "HTTP 404", or the client's error.
@@ -77,7 +96,7 @@ public final class HTTPFetcher: Sendable {
     /// Throws when `deadline` (on `now()`) has passed: a body's whole time is bounded, not only each read's.
     public static func check(deadline: Double, url: URL, bytes: Int) throws {
         guard now() <= deadline else {
-            throw Failure(url: url.absoluteString, status: nil, reason: "\(bytes) bytes, and the rest too slow in coming")
+            throw Failure(url: url.absoluteString, kind: .timeout, reason: "\(bytes) bytes, and the rest too slow in coming")
         }
     }
 
@@ -85,7 +104,7 @@ public final class HTTPFetcher: Sendable {
         var collected = ByteBuffer()
         for try await var chunk in body {
             guard collected.readableBytes + chunk.readableBytes <= limit else {
-                throw Failure(url: url.absoluteString, status: nil, reason: "larger than \(limit) bytes")
+                throw Failure(url: url.absoluteString, kind: .tooLarge, reason: "larger than \(limit) bytes")
             }
             collected.writeBuffer(&chunk)
             try Self.check(deadline: deadline, url: url, bytes: collected.readableBytes)
@@ -106,7 +125,7 @@ public final class HTTPFetcher: Sendable {
         // The server ignored Range: cut the range out as the body streams by, keeping
         // only the range, and reading past at most `limit` bytes before it.
         guard byteRange.length <= limit, byteRange.offset <= limit else {
-            throw Failure(url: url.absoluteString, status: nil,
+            throw Failure(url: url.absoluteString, kind: .tooLarge,
                           reason: "the server ignored Range, and the range \(byteRange.length)@\(byteRange.offset) is past \(limit) bytes")
         }
         var cut = ByteRangeCut(byteRange)
@@ -119,7 +138,7 @@ public final class HTTPFetcher: Sendable {
             if cut.isComplete { return bytes }
             try Self.check(deadline: deadline, url: url, bytes: seen)
         }
-        throw Failure(url: url.absoluteString, status: nil, reason: "\(seen) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
+        throw Failure(url: url.absoluteString, kind: .truncated, reason: "\(seen) bytes, shorter than the range \(byteRange.length)@\(byteRange.offset)")
     }
 
     /// Starts a request and returns once the head is in (status 200 checked):
@@ -149,14 +168,14 @@ public final class HTTPFetcher: Sendable {
             do {
                 response = try await client.execute(request, timeout: requestTimeout)
             } catch {
-                throw Failure(url: current.absoluteString, status: nil, reason: "\(error)")
+                throw Failure(url: current.absoluteString, clientError: error)
             }
             let status = Int(response.status.code)
             if FetchPolicy.redirectStatuses.contains(status) {
                 // The redirect's own body is not read: dropping it closes that connection.
                 switch FetchPolicy.redirect(from: current, location: response.headers.first(name: "Location"), visited: visited) {
                 case .failure(let rejection):
-                    throw Failure(url: current.absoluteString, status: nil, reason: rejection.reason)
+                    throw Failure(url: current.absoluteString, kind: .refused, reason: rejection.reason)
                 case .success(let next):
                     current = next
                     visited.append(next)
@@ -164,7 +183,7 @@ public final class HTTPFetcher: Sendable {
                 }
             }
             guard response.status == .ok || (byteRange != nil && response.status == .partialContent) else {
-                throw Failure(url: current.absoluteString, status: status, reason: response.status.reasonPhrase)
+                throw Failure(url: current.absoluteString, kind: .http(status: status), reason: response.status.reasonPhrase)
             }
             return Opened(response: response, url: current)
         }
@@ -175,21 +194,21 @@ public final class HTTPFetcher: Sendable {
     /// the name again: a DNS answer that changes in between is not caught.)
     private func admit(_ url: URL) async throws {
         guard case .success = MediaURLPolicy.check(url.absoluteString) else {
-            throw Failure(url: url.absoluteString, status: nil, reason: "only http and https URLs may be fetched")
+            throw Failure(url: url.absoluteString, kind: .refused, reason: "only http and https URLs may be fetched")
         }
         guard blocksPrivateAddresses.load(ordering: .relaxed), let host = url.host else { return }
         let blocked = "and local addresses are blocked (block-private-addresses)"
         if FetchPolicy.isLocalName(host) {
-            throw Failure(url: url.absoluteString, status: nil, reason: "\(host) is a local name, \(blocked)")
+            throw Failure(url: url.absoluteString, kind: .refused, reason: "\(host) is a local name, \(blocked)")
         }
         let addresses: [[UInt8]]
         do {
             addresses = try await HostAddresses.resolve(host)
         } catch {
-            throw Failure(url: url.absoluteString, status: nil, reason: "\(error)")
+            throw Failure(url: url.absoluteString, kind: .unreachable, reason: "\(error)")
         }
         if let local = addresses.first(where: FetchPolicy.isLocal(address:)) {
-            throw Failure(url: url.absoluteString, status: nil, reason: "\(host) is \(HostAddresses.text(local)), \(blocked)")
+            throw Failure(url: url.absoluteString, kind: .refused, reason: "\(host) is \(HostAddresses.text(local)), \(blocked)")
         }
     }
 }

@@ -6,9 +6,11 @@ import ZapperCore
 /// and handed on before every segment that needs it, so each segment's
 /// demuxer opens on `moov` then `moof`.
 final class InitSections: Sendable {
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    struct Failure: Error, Sendable, CustomStringConvertible, PlaybackFailureConvertible {
         var url: String
+        var kind: PlaybackFailure.Kind
         var reason: String
+        var playbackFailure: PlaybackFailure { PlaybackFailure(kind, description) }
         var description: String { "initialization section \(url): \(reason)" }
     }
 
@@ -29,9 +31,9 @@ final class InitSections: Sendable {
         do {
             bytes = try await fetcher.bytes(section.uri, byteRange: section.byteRange, limit: 4 << 20)
         } catch {
-            throw Failure(url: section.uri.absoluteString, reason: HTTPFetcher.reason(error))
+            throw Failure(url: section.uri.absoluteString, kind: HTTPFailureKind.kind(error), reason: HTTPFetcher.reason(error))
         }
-        guard !bytes.isEmpty else { throw Failure(url: section.uri.absoluteString, reason: "empty") }
+        guard !bytes.isEmpty else { throw Failure(url: section.uri.absoluteString, kind: .invalid, reason: "empty") }
         let plain = try await decrypted(bytes, section)
         cache.insert(plain, for: section)
         return plain
@@ -40,13 +42,13 @@ final class InitSections: Sendable {
     private func decrypted(_ bytes: [UInt8], _ section: HLSInitSection) async throws(Failure) -> [UInt8] {
         guard let key = section.key else { return bytes }
         guard key.isPlayable, let keyURL = key.uri, let iv = key.iv else {
-            throw Failure(url: section.uri.absoluteString, reason: "encrypted with METHOD=\(key.method.name), which this client cannot decrypt")
+            throw Failure(url: section.uri.absoluteString, kind: .unsupported, reason: "encrypted with METHOD=\(key.method.name), which this client cannot decrypt")
         }
         do {
             var decryptor = try SegmentDecryptor(key: try await keys.key(keyURL), iv: iv)
             return [UInt8](try decryptor.update(bytes) + (try decryptor.finish()))
         } catch {
-            throw Failure(url: section.uri.absoluteString, reason: "\(error)")
+            throw Failure(url: section.uri.absoluteString, kind: HTTPFailureKind.kind(error), reason: "\(error)")
         }
     }
 }

@@ -6,9 +6,11 @@ import ZapperCore
 /// stream that rotates its key every few segments for days must not grow
 /// the cache.
 final class SegmentKeys: Sendable {
-    struct Failure: Error, Sendable, CustomStringConvertible {
+    struct Failure: Error, Sendable, CustomStringConvertible, PlaybackFailureConvertible {
         var url: String
+        var kind: PlaybackFailure.Kind
         var reason: String
+        var playbackFailure: PlaybackFailure { PlaybackFailure(kind, description) }
         var description: String { "key \(url): \(reason)" }
     }
 
@@ -26,10 +28,10 @@ final class SegmentKeys: Sendable {
         do {
             bytes = try await fetcher.bytes(url, limit: 1024)
         } catch {
-            throw Failure(url: url.absoluteString, reason: HTTPFetcher.reason(error))
+            throw Failure(url: url.absoluteString, kind: HTTPFailureKind.kind(error), reason: HTTPFetcher.reason(error))
         }
         guard bytes.count == SegmentDecryptor.blockSize else {
-            throw Failure(url: url.absoluteString, reason: "\(bytes.count) bytes, not a 16-byte AES-128 key")
+            throw Failure(url: url.absoluteString, kind: .invalid, reason: "\(bytes.count) bytes, not a 16-byte AES-128 key")
         }
         cache.insert(bytes, for: url)
         return bytes

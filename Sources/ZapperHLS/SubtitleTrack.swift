@@ -91,7 +91,7 @@ public final class SubtitleTrack: Sendable {
             do {
                 let fetched = try await fetcher.document(url)
                 guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
-                    throw HTTPFetcher.Failure(url: url.absoluteString, status: nil, reason: "a master playlist where a subtitle playlist was expected")
+                    throw HTTPFetcher.Failure(url: url.absoluteString, kind: .invalid, reason: "a master playlist where a subtitle playlist was expected")
                 }
                 playlist = media
                 if failures > 0 { report(.playlistRecovered(url: url.absoluteString)) }
@@ -99,7 +99,7 @@ public final class SubtitleTrack: Sendable {
             } catch {
                 if Task.isCancelled { return }
                 failures += 1
-                report(.playlistFailed(url: url.absoluteString, reason: "\(error)", attempt: failures))
+                report(.playlistFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: failures))
                 guard await pause(HLSLiveSession.backoff(failures)) else { return }
                 continue
             }
@@ -130,14 +130,14 @@ public final class SubtitleTrack: Sendable {
                                    seconds: HLSLiveSession.now() - started, variant: 0))
             let document = try WebVTTParser.parse(text)
             for problem in document.problems {
-                report(.segmentFailed(sequence: segment.sequence, reason: "a cue skipped: \(problem)"))
+                report(.segmentFailed(sequence: segment.sequence, failure: PlaybackFailure(.invalid, "a cue skipped: \(problem)")))
             }
             return document.cues.map {
                 SubtitleCue(start: $0.start, end: $0.end, text: $0.text,
                             sequence: segment.sequence, discontinuitySequence: segment.discontinuitySequence)
             }
         } catch {
-            if !Task.isCancelled { report(.segmentFailed(sequence: segment.sequence, reason: "\(error)")) }
+            if !Task.isCancelled { report(.segmentFailed(sequence: segment.sequence, failure: HTTPFailureKind.failure(error, url: segment.uri.absoluteString))) }
             return []
         }
     }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import ZapperCore
 
 /// A negative libav* return code, with FFmpeg's own message.
 public struct AVError: Error, Equatable, CustomStringConvertible {
@@ -30,4 +31,9 @@ public struct AVError: Error, Equatable, CustomStringConvertible {
         guard code >= 0 else { throw AVError(code: code, operation: operation()) }
         return code
     }
+}
+
+extension AVError: PlaybackFailureConvertible {
+    /// The demuxer and decoders read bytes already fetched: what fails there is the media itself.
+    public var playbackFailure: PlaybackFailure { PlaybackFailure(.decode, description) }
 }

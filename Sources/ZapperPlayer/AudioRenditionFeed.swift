@@ -20,7 +20,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     private let parametersCache: ParametersCache
     private let isWarm: @Sendable () -> Bool
     private let sink: @Sendable (_ feed: AudioRenditionFeed, _ samples: [Int16], _ time: Double) -> Bool
-    private let failed: @Sendable (String) -> Void
+    private let failed: @Sendable (PlaybackFailure) -> Void
     private let condition = NSCondition()
     private var deliveries: [HLSSegmentDelivery] = []
     private var current: ByteQueue?
@@ -37,7 +37,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     init(url: URL, channel: Int, startSequence: Int64?, sampleRate: Int, tracks: ChannelTracks,
          parametersCache: ParametersCache, isWarm: @escaping @Sendable () -> Bool,
          sink: @escaping @Sendable (AudioRenditionFeed, [Int16], Double) -> Bool,
-         failed: @escaping @Sendable (String) -> Void) {
+         failed: @escaping @Sendable (PlaybackFailure) -> Void) {
         self.url = url
         self.channel = channel
         self.sampleRate = sampleRate
@@ -50,16 +50,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
         // sound that starts later would leave the picture silent (for a whole loop across a discontinuity).
         session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, startSequence: startSequence,
                                  leadSegments: 1) { event in
-            switch event {
-            case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
-                failed("\(url): \(reason)")
-            case .segmentFailed(let sequence, let reason):
-                failed("audio segment \(sequence): \(reason)")
-            case .stalled(let url, let seconds):
-                failed("\(url): the live playlist has not moved for \(Int(seconds)) s")
-            default:
-                break
-            }
+            if let failure = event.failure { failed(failure) }
         }
         session.waitsForRoom { [weak self] in self?.hasRoom ?? true }
     }
@@ -152,7 +143,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
                                           cached: parametersCache.get(channel, variant: 0, rendition: cacheKey))
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel, variant: 0, rendition: cacheKey) }
                 guard let stream = demuxer.selectedAudio else {
-                    failed("\(url.absoluteString): segment \(delivery.sequence) has no audio stream")
+                    failed(PlaybackFailure(.invalid, "\(url.absoluteString): segment \(delivery.sequence) has no audio stream"))
                     continue
                 }
                 let base = demuxer.timeBase(stream: stream)
@@ -170,7 +161,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
                 }
             } catch {
                 if delivery.bytes.isCancelled || isStopped { return }
-                failed("audio segment \(delivery.sequence): \(error)")
+                failed(PlaybackFailure(error).at("audio segment \(delivery.sequence)"))
             }
         }
     }

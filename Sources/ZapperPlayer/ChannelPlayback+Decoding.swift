@@ -63,7 +63,7 @@ extension ChannelPlayback {
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant) }
             } catch {
                 if delivery.bytes.isCancelled { return }
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+                report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))
                 continue
             }
             var firstInSegment = true
@@ -126,12 +126,11 @@ extension ChannelPlayback {
                 // (a truncated body with a matching length is invisible to HTTP).
                 let held = span.map { $0.last - $0.first } ?? 0
                 if delivery.duration > 0, held < delivery.duration / 2 {
-                    report("load-failed", [("channel", .int(channel.number)),
-                                           ("error", .string("segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s"))])
+                    report(.failed(PlaybackFailure(.truncated, "segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s")))
                 }
             } catch {
                 if delivery.bytes.isCancelled || isStopped { return }
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(delivery.sequence): \(error)"))])
+                report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))
             }
             bufferedSeconds.value = bufferedAhead
         }

@@ -15,8 +15,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     public var isWarm: Bool { tag.serial == nil }
     let session: HLSLiveSession
     let parametersCache: ParametersCache
-    let report: @Sendable (String, [(String, EventValue)]) -> Void
-    public typealias Report = @Sendable (_ event: String, _ fields: [(String, EventValue)], _ serial: Int) -> Void
+    let report: @Sendable (PlaybackNews) -> Void
+    public typealias Report = @Sendable (_ news: PlaybackNews, _ serial: Int) -> Void
 
     let condition = NSCondition()
     var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
@@ -61,15 +61,15 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         let buffered = SharedDouble(10)
         let failures = self.failures
         let owner = WeakPlayback()
-        let report: @Sendable (String, [(String, EventValue)]) -> Void = { name, fields in
+        let report: @Sendable (PlaybackNews) -> Void = { news in
             guard !tag.isEnded else { return }
             guard let serial = tag.serial else {
                 // A warm neighbour keeps its last failure for the moment it is promoted.
-                if name == "load-failed" { tag.warmFailure = fields }
+                if case .failed(let failure) = news { tag.warmFailure = failure }
                 return
             }
-            if name == "load-failed" { failures.failed() }
-            report(name, fields, serial)
+            if case .failed = news { failures.failed() }
+            report(news, serial)
         }
         self.report = report
         session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value },
@@ -80,14 +80,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
             case .variantChosen(let index, _, _):
                 tracks.chose(variant: index)
                 owner.value?.followAudioRendition(startingAt: nil)
-            case .playlistFailed(let url, let reason, let attempt) where attempt == 1 || attempt % 5 == 0:
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): \(reason)"))])
-            case .segmentFailed(let sequence, let reason):
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("segment \(sequence): \(reason)"))])
-            case .stalled(let url, let seconds):
-                report("load-failed", [("channel", .int(channel.number)), ("error", .string("\(url): the live playlist has not moved for \(Int(seconds)) s"))])
             default:
-                break
+                if let failure = event.failure { report(.failed(failure)) }
             }
         }
         bufferedSeconds = buffered
@@ -135,9 +129,9 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         // A neighbour that was failing while warm says so at once, not at its next retry.
-        if let fields = tag.warmFailure {
+        if let failure = tag.warmFailure {
             tag.warmFailure = nil
-            report("load-failed", fields)
+            report(.failed(failure))
         }
     }
 
@@ -161,12 +155,11 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         let old = audioFeed
         let tag = self.tag
         let report = self.report
-        let number = channel.number
         audioFeed = wanted.map { url in
-            AudioRenditionFeed(url: url, channel: number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
+            AudioRenditionFeed(url: url, channel: channel.number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
                                tracks: tracks, parametersCache: parametersCache, isWarm: { tag.serial == nil },
                                sink: { [weak self] feed, samples, time in self?.enqueue(audio: samples, at: time, from: feed) ?? false },
-                               failed: { error in report("audio-failed", [("channel", .int(number)), ("error", .string(error))]) })
+                               failed: { report(.audioFailed($0)) })
         }
         if old != nil {
             // The old language's sound goes; the new one's follows.

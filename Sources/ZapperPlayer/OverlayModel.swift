@@ -37,8 +37,8 @@ struct OverlayModel {
             switch card.state {
             case .loading:
                 status = .loading(spinnerPhase: Double(now % 100_000) / 1000)
-            case .error(let reason, let retryAt):
-                status = .failed(reason: reason, retryInSeconds: retryAt.map { max(0, ($0 - now + 999) / 1000) })
+            case .error(let failure, let retryAt):
+                status = .failed(reason: failure.words, retryInSeconds: retryAt.map { max(0, ($0 - now + 999) / 1000) })
             }
             let guide = programmes(card.channel)
             var shown = InterstitialCard(channel: identity(card.channel), now: guide.now, next: guide.next, status: status)

@@ -6,7 +6,7 @@ import ZapperMedia
 final class TuneTag: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Int?
-    private var failure: [(String, EventValue)]?
+    private var failure: PlaybackFailure?
     private var ended = false
     init(serial: Int?) { value = serial }
     var serial: Int? { lock.withLock { value } }
@@ -17,7 +17,7 @@ final class TuneTag: @unchecked Sendable {
         set { lock.withLock { ended = newValue } }
     }
     /// The last failure reported while warm, until a segment arrives.
-    var warmFailure: [(String, EventValue)]? {
+    var warmFailure: PlaybackFailure? {
         get { lock.withLock { failure } }
         set { lock.withLock { failure = newValue } }
     }
@@ -45,4 +45,12 @@ final class SharedDouble: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
+}
+
+/// What a playback tells the player, for the tune it serves.
+public enum PlaybackNews: Sendable {
+    /// The channel failed to load or play on (the tuner decides what that means).
+    case failed(PlaybackFailure)
+    /// Its separate audio rendition failed: the picture plays on.
+    case audioFailed(PlaybackFailure)
 }

@@ -30,11 +30,12 @@ extension Player {
                     $0.lastChannel = number
                     $0.lastChannelKey = channels[number]?.stateKey
                 }
-            case let .loadFailed(number, serial, reason):
-                // The engine's own failures are in the log already; the watchdog's is not.
-                let reported = playback?.serial == serial && playback?.failures.isFailing == true
-                if !reported { log.emit("load-failed", [("channel", .int(number)), ("error", .string(reason))]) }
-                Self.say("channel \(number) failed: \(reason)")
+            case let .loadFailed(number, serial, failure):
+                // What `fail` reported is in the log already; the tuner's own watchdog is not.
+                if loggedFailure?.serial != serial || loggedFailure?.failure != failure {
+                    logFailure(failure, channel: number, serial: serial)
+                }
+                Self.say("channel \(number) failed: \(failure)")
                 if playback?.serial == serial { stopPlayback() }
             case .interstitialShown(let number):
                 log.emit("interstitial-shown", [("channel", .int(number))])
@@ -70,13 +71,27 @@ extension Player {
         let log = self.log
         let inbox = self.newsPoster
         return ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate, parametersCache: parametersCache,
-                               audioLanguage: keeper.state.audio[channel.stateKey]) { name, fields, serial in
-            log.emit(name, fields)
-            if name == "load-failed", case .string(let error)? = fields.first(where: { $0.0 == "error" })?.1 {
-                inbox(.failed(serial: serial, reason: error))
-                Self.say("channel \(channel.number): \(error)")
+                               audioLanguage: keeper.state.audio[channel.stateKey]) { news, serial in
+            switch news {
+            case .failed(let failure):
+                inbox(.failed(serial: serial, channel: channel.number, failure))
+            case .audioFailed(let failure):
+                log.emit("audio-failed", [("channel", .int(channel.number)), ("error", .string(failure.detail)), ("kind", .string(failure.name))])
             }
         }
+    }
+
+    /// The one road of a failure of tune `serial`, whoever found it (the engine, the
+    /// picture watch): logged once, then the tuner decides what it means.
+    func fail(serial: Int, channel: Int, _ failure: PlaybackFailure, now: Int) {
+        logFailure(failure, channel: channel, serial: serial)
+        Self.say("channel \(channel): \(failure)")
+        apply(tuner.handle(.failed(serial: serial, failure), now: now))
+    }
+
+    private func logFailure(_ failure: PlaybackFailure, channel: Int, serial: Int) {
+        loggedFailure = (serial, failure)
+        log.emit("load-failed", [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))])
     }
 
     /// Keeps the channels next to `number` warm, and only those.
@@ -193,15 +208,12 @@ extension Player {
         if starved > tuner.settings.stallAfter, playback.failures.tellStall() {
             let seconds = starved / 1000
             log.emit("stalled", [("channel", .int(playback.channel.number)), ("seconds", .int(seconds))])
-            Self.say("channel \(playback.channel.number): stalled, no picture for \(seconds) s; tuning it again")
-            apply(tuner.handle(.stalled(serial: playback.serial, reason: "No picture for \(seconds) s"), now: now))
+            fail(serial: playback.serial, channel: playback.channel.number, PlaybackFailure(.frozen, "no picture for \(seconds) s; tuning it again"), now: now)
             return self.playback === playback
         }
         guard starved > Self.starvedAfterMilliseconds, !playback.failures.isFailing else { return true }
         playback.failures.failed()
-        log.emit("load-failed", [("channel", .int(playback.channel.number)),
-                                 ("error", .string("no picture for \(Self.starvedAfterMilliseconds / 1000) s"))])
-        Self.say("channel \(playback.channel.number): no picture for \(Self.starvedAfterMilliseconds) ms")
+        fail(serial: playback.serial, channel: playback.channel.number, PlaybackFailure(.noPicture, "no picture for \(Self.starvedAfterMilliseconds / 1000) s"), now: now)
         return true
     }
 

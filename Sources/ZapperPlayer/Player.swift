@@ -58,7 +58,7 @@ public final class Player {
     enum News: Sendable {
         /// A key and when it reached the player (log milliseconds).
         case key(KeyEvent, arrived: Int)
-        case failed(serial: Int, reason: String)
+        case failed(serial: Int, channel: Int, PlaybackFailure)
     }
 
     let options: Options
@@ -102,6 +102,8 @@ public final class Player {
     var awaitingFirstPicture = false
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
+    /// The failure last written to the log, so the tuner's echo of it is not written twice.
+    var loggedFailure: (serial: Int, failure: PlaybackFailure)?
     static let starvedAfterMilliseconds = 2500
 
     public init(lineup: [LineupChannel], start: Int, output: FrameOutput, options: Options) throws {
@@ -235,8 +237,8 @@ public final class Player {
         switch news {
         case let .key(event, arrived):
             for action in keys.handle(event, now: now, arrived: arrived, log: log) { perform(action, now: now, arrived: arrived) }
-        case .failed(let serial, let reason):
-            apply(tuner.handle(.tuneFailed(serial: serial, reason: FailureWords.describe(reason)), now: now))
+        case let .failed(serial, channel, failure):
+            fail(serial: serial, channel: channel, failure, now: now)
         }
     }
 

@@ -17,10 +17,11 @@ extension HLSLiveSessionTests {
             recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 1
         }
         let cap = SegmentLimits.byteCap(duration: 2, bandwidth: nil)
-        let reasons = recorder.events.withLock { $0 }.compactMap { event -> String? in
-            if case .segmentFailed(_, let reason) = event { reason } else { nil }
+        let failures = recorder.events.withLock { $0 }.compactMap { event -> PlaybackFailure? in
+            if case .segmentFailed(_, let failure) = event { failure } else { nil }
         }
-        #expect(reasons.first?.contains("more than \(cap >> 20) MB") == true, "\(reasons)")
+        #expect(failures.first?.detail.contains("more than \(cap >> 20) MB") == true, "\(failures)")
+        #expect(failures.first?.kind == .tooLarge)
         // What was handed on for that segment stops at the cap (a chunk past it at most).
         let first = try #require(recorder.deliveries.withLock { $0.first })
         #expect(first.bytes.appendedCount <= cap + (1 << 20), "\(first.bytes.appendedCount) bytes")
@@ -63,6 +64,7 @@ extension HLSLiveSessionTests {
             Issue.record("a trickling playlist was read whole")
         } catch {
             #expect("\(error)".contains("too slow in coming"), "\(error)")
+            #expect(PlaybackFailure(error).kind == .timeout)
         }
         let took = Date().timeIntervalSince(started)
         #expect(took >= 2 && took < 5, "gave up after \(took) s")

@@ -13,7 +13,7 @@ struct WarmNeighbourTests {
         let origin = try OriginProcess.shared.get()
         let channel = LineupChannel(number: 3, name: "Ocean Blue", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/3/master.m3u8")!, line: 1)
         let cache = ParametersCache()
-        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache) { _, _, _ in }
+        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache) { _, _ in }
         warm.start()
         defer { warm.stop() }
         let deadline = Date().addingTimeInterval(30)

@@ -62,7 +62,7 @@ struct TunerChecker {
                 end(serial)
             case .loadFailed(let channel, let serial, _):
                 check(running[serial]?.channel == channel, "failure of \(serial) which is not running for \(channel)")
-                if case .tuneFailed(serial, _) = input {} else {
+                if case .failed(serial, _) = input {} else {
                     let start = running[serial]?.earliestStart ?? .max
                     check(time >= start + tuner.settings.watchdog, "timeout of \(serial) before the watchdog")
                 }
@@ -157,11 +157,11 @@ func tunerStep(_ code: Int, checker: TunerChecker) -> (TunerInput, Int) {
     case 9: input = .lastChannel
     case 10: input = .retry
     case 11: input = checker.runningSerial.map { .tuneSucceeded(serial: $0) } ?? .tick
-    case 12: input = checker.runningSerial.map { .tuneFailed(serial: $0, reason: "boom") } ?? .tick
+    case 12: input = checker.runningSerial.map { .failed(serial: $0, PlaybackFailure(.other, "boom")) } ?? .tick
     case 13:
         // News about some serial, most likely an old one.
         let serial = 1 + pick % (checker.ended.count + 2)
-        input = pick % 2 == 0 ? .tuneSucceeded(serial: serial) : .tuneFailed(serial: serial, reason: "stale")
+        input = pick % 2 == 0 ? .tuneSucceeded(serial: serial) : .failed(serial: serial, PlaybackFailure(.other, "stale"))
     case 14: input = .info
     case 15 where pick % 2 == 0: input = .select(pick % 140)
     default: input = .tick

@@ -5,49 +5,67 @@ import Testing
 /// time (its loading card over the stale picture), then with backoff and the
 /// error card; a stall long after the last good tune starts the backoff afresh.
 @Suite struct TunerStallTests {
+    let stall = PlaybackFailure(.frozen, "no picture for 8 s; tuning it again")
     @Test func aStallRetunesAtOnceThenWithBackoff() {
         var (tuner, _) = startedTuner()
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
 
-        let first = tuner.handle(.stalled(serial: 1, reason: "No picture for 8 s"), now: 10_000)
-        #expect(first == [.loadFailed(channel: 2, serial: 1, reason: "No picture for 8 s"),
+        let first = tuner.handle(.failed(serial: 1, stall), now: 10_000)
+        #expect(first == [.loadFailed(channel: 2, serial: 1, failure: stall),
                           .interstitialShown(channel: 2), .startTune(channel: 2, serial: 2, reason: .retry)])
         #expect(tuner.view.card == TunerCard(channel: 2, state: .loading))
         // It comes back; the card goes.
         #expect(tuner.handle(.tuneSucceeded(serial: 2), now: 10_400).contains(.interstitialDismissed(channel: 2, result: .ok)))
 
         // Stalls again soon: the error card, a retry after 2 s, then 4 s.
-        let second = tuner.handle(.stalled(serial: 2, reason: "No picture for 8 s"), now: 20_000)
-        #expect(second == [.loadFailed(channel: 2, serial: 2, reason: "No picture for 8 s")])
-        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(reason: "No picture for 8 s", retryAt: 22_000)))
+        let second = tuner.handle(.failed(serial: 2, stall), now: 20_000)
+        #expect(second == [.loadFailed(channel: 2, serial: 2, failure: stall)])
+        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(stall, retryAt: 22_000)))
         #expect(startedSerial(tuner.handle(.tick, now: 22_000)) == 3)
         _ = tuner.handle(.tuneSucceeded(serial: 3), now: 22_300)
-        _ = tuner.handle(.stalled(serial: 3, reason: "No picture for 8 s"), now: 30_000)
-        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(reason: "No picture for 8 s", retryAt: 34_000)))
+        _ = tuner.handle(.failed(serial: 3, stall), now: 30_000)
+        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(stall, retryAt: 34_000)))
         #expect(startedSerial(tuner.handle(.tick, now: 33_999)) == nil)
         #expect(startedSerial(tuner.handle(.tick, now: 34_000)) == 4)
 
         // Played well for longer than the stall memory: the next stall is retried at once again.
         _ = tuner.handle(.tuneSucceeded(serial: 4), now: 34_500)
-        let later = tuner.handle(.stalled(serial: 4, reason: "No picture for 8 s"), now: 34_500 + TunerSettings().stallMemory + 1)
+        let later = tuner.handle(.failed(serial: 4, stall), now: 34_500 + TunerSettings().stallMemory + 1)
         #expect(startedSerial(later) == 5)
     }
 
     @Test func aStallOfAnotherTuneOrWhileLoadingIsIgnored() {
         var (tuner, _) = startedTuner()
-        // Before the first frame: the watchdog's business, not a stall.
-        #expect(tuner.handle(.stalled(serial: 1, reason: "x"), now: 9_000).isEmpty)
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 9_500)
         // A serial that is not on screen.
-        #expect(tuner.handle(.stalled(serial: 7, reason: "x"), now: 12_000).isEmpty)
+        #expect(tuner.handle(.failed(serial: 7, stall), now: 12_000).isEmpty)
         // While the next channel loads, the old one's stall changes nothing.
         let flip = tuner.handle(.flip(delta: 1, held: false), now: 13_000)
         #expect(startedSerial(flip) == 2)
-        #expect(tuner.handle(.stalled(serial: 1, reason: "x"), now: 14_000).isEmpty)
+        #expect(tuner.handle(.failed(serial: 1, stall), now: 14_000).isEmpty)
         #expect(tuner.view.card == TunerCard(channel: 3, state: .loading))
         // Told twice, acted on once.
         _ = tuner.handle(.tuneSucceeded(serial: 2), now: 14_500)
-        #expect(!tuner.handle(.stalled(serial: 2, reason: "x"), now: 30_000).isEmpty)
-        #expect(tuner.handle(.stalled(serial: 2, reason: "x"), now: 30_010).isEmpty)
+        #expect(!tuner.handle(.failed(serial: 2, stall), now: 30_000).isEmpty)
+        #expect(tuner.handle(.failed(serial: 2, stall), now: 30_010).isEmpty)
+    }
+
+    @Test func anyFailureOfTheLoadingTuneFailsIt() {
+        var (tuner, _) = startedTuner()
+        let effects = tuner.handle(.failed(serial: 1, stall), now: 900)
+        #expect(effects.first == .loadFailed(channel: 2, serial: 1, failure: stall))
+        #expect(tuner.view.card?.state == .error(stall, retryAt: 900 + TunerSettings().retryDelay(attempt: 1)))
+    }
+
+    @Test func otherFailuresOfAPlayingTuneLeaveItPlaying() {
+        var (tuner, _) = startedTuner()
+        _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
+        let segment = PlaybackFailure(.http(status: 404), "segment 7: http://h/7.ts: HTTP 404")
+        #expect(tuner.handle(.failed(serial: 1, segment), now: 4_000).isEmpty)
+        // The server's playlist not moving is told, but the picture still plays from what arrived.
+        #expect(tuner.handle(.failed(serial: 1, PlaybackFailure(.stalled, "not moved for 12 s")), now: 5_000).isEmpty)
+        #expect(tuner.handle(.failed(serial: 1, PlaybackFailure(.noPicture, "no picture for 2 s")), now: 6_000).isEmpty)
+        #expect(tuner.view.card == nil)
+        #expect(tuner.view.tuned == 2)
     }
 }

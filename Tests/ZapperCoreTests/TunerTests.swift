@@ -14,6 +14,7 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
 }
 
 @Suite struct TunerTests {
+    let notFound = PlaybackFailure(.http(status: 404), "http://h/2.m3u8: HTTP 404")
     @Test func startsTheStartChannelAndShowsItsCardUntilTheFirstFrame() {
         var (tuner, effects) = startedTuner()
         #expect(effects == [.interstitialShown(channel: 2), .startTune(channel: 2, serial: 1, reason: .start)])
@@ -50,7 +51,7 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
                            .interstitialShown(channel: 5), .startTune(channel: 5, serial: 3, reason: .next)])
         // The cancelled tune's late news is ignored.
         #expect(tuner.handle(.tuneSucceeded(serial: 2), now: 1_200).isEmpty)
-        #expect(tuner.handle(.tuneFailed(serial: 2, reason: "x"), now: 1_200).isEmpty)
+        #expect(tuner.handle(.failed(serial: 2, PlaybackFailure(.other, "x")), now: 1_200).isEmpty)
         #expect(tuner.view.card == TunerCard(channel: 5, state: .loading) && tuner.view.tuned == 2)
         let done = tuner.handle(.tuneSucceeded(serial: 3), now: 1_500)
         #expect(done.first == .presented(channel: 5, serial: 3, zapMilliseconds: 400))
@@ -106,8 +107,8 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         #expect(tuner.view.card == nil && tuner.view.tuned == 2)
         #expect(tuner.nextDeadline == 1_300 + tuner.settings.watchdog)
         let timeout = tuner.handle(.tick, now: 11_300)
-        #expect(timeout == [.loadFailed(channel: 2, serial: 3, reason: "No picture after 10 s")])
-        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(reason: "No picture after 10 s", retryAt: 13_300)))
+        #expect(timeout == [.loadFailed(channel: 2, serial: 3, failure: PlaybackFailure(.noPicture, "No picture after 10 s"))])
+        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(PlaybackFailure(.noPicture, "No picture after 10 s"), retryAt: 13_300)))
         // The retry puts the loading card up (the picture on screen is stale by now).
         let retry = tuner.handle(.tick, now: 13_300)
         #expect(retry == [.interstitialShown(channel: 2), .startTune(channel: 2, serial: 4, reason: .retry)])
@@ -144,13 +145,13 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 100)
         _ = tuner.handle(.digit(1), now: 1_000)
         #expect(tuner.handle(.digit(3), now: 1_100).isEmpty)
-        #expect(tuner.view.card == TunerCard(channel: 13, state: .error(reason: "No channel 13", retryAt: nil)))
+        #expect(tuner.view.card == TunerCard(channel: 13, state: .error(PlaybackFailure(.noSuchChannel(13), "no channel 13 in the lineup"), retryAt: nil)))
         #expect(tuner.view.target == 2 && tuner.view.tuned == 2)
         _ = tuner.handle(.tick, now: 5_100)
         #expect(tuner.view.card == nil)
         // A single digit that nothing can extend commits at once, too.
         _ = tuner.handle(.digit(4), now: 6_000)
-        #expect(tuner.view.card?.state == .error(reason: "No channel 4", retryAt: nil))
+        #expect(tuner.view.card?.state == .error(PlaybackFailure(.noSuchChannel(4), "no channel 4 in the lineup"), retryAt: nil))
         // The next press takes the card away.
         _ = tuner.handle(.flip(delta: 1, held: false), now: 6_100)
         #expect(tuner.view.card == TunerCard(channel: 3, state: .loading))
@@ -179,10 +180,10 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
 
     @Test func aFailedChannelShowsAnErrorCardAndRetriesWithBackoff() {
         var (tuner, _) = startedTuner()
-        let failed = tuner.handle(.tuneFailed(serial: 1, reason: "HTTP 404"), now: 1_000)
-        #expect(failed == [.loadFailed(channel: 2, serial: 1, reason: "HTTP 404"),
+        let failed = tuner.handle(.failed(serial: 1, notFound), now: 1_000)
+        #expect(failed == [.loadFailed(channel: 2, serial: 1, failure: notFound),
                            .interstitialDismissed(channel: 2, result: .failed)])
-        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(reason: "HTTP 404", retryAt: 3_000)))
+        #expect(tuner.view.card == TunerCard(channel: 2, state: .error(notFound, retryAt: 3_000)))
         var now = 1_000
         var waits: [Int] = []
         for serial in 2...8 {
@@ -191,7 +192,7 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
             let retry = tuner.handle(.tick, now: due)
             #expect(retry == [.interstitialShown(channel: 2), .startTune(channel: 2, serial: serial, reason: .retry)])
             now = due + 100
-            _ = tuner.handle(.tuneFailed(serial: serial, reason: "HTTP 404"), now: now)
+            _ = tuner.handle(.failed(serial: serial, notFound), now: now)
         }
         #expect(waits == [2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000])
         // Flipping away from the error card works, and forgets the failure.
@@ -204,7 +205,7 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
         #expect(tuner.nextDeadline == 10_000)
         // The tick comes 5 s late: the timeout happened at 10 s, the retry at 12 s.
         let late = tuner.handle(.tick, now: 15_000)
-        #expect(late == [.loadFailed(channel: 2, serial: 1, reason: "No picture after 10 s"),
+        #expect(late == [.loadFailed(channel: 2, serial: 1, failure: PlaybackFailure(.noPicture, "No picture after 10 s")),
                          .interstitialDismissed(channel: 2, result: .timeout),
                          .interstitialShown(channel: 2), .startTune(channel: 2, serial: 2, reason: .retry)])
         #expect(tuner.nextDeadline == 22_000)
@@ -214,9 +215,9 @@ func startedSerial(_ effects: [TunerEffect]) -> Int? {
 
     @Test func okRetriesAFailedTargetAtOnce() {
         var (tuner, _) = startedTuner()
-        _ = tuner.handle(.tuneFailed(serial: 1, reason: "reset"), now: 100)
+        _ = tuner.handle(.failed(serial: 1, PlaybackFailure(.unreachable, "reset")), now: 100)
         #expect(startedSerial(tuner.handle(.ok, now: 200)) == 2)
-        _ = tuner.handle(.tuneFailed(serial: 2, reason: "reset"), now: 300)
+        _ = tuner.handle(.failed(serial: 2, PlaybackFailure(.unreachable, "reset")), now: 300)
         #expect(startedSerial(tuner.handle(.retry, now: 400)) == 3)
     }
 

@@ -1,0 +1,102 @@
+/// Why a channel does not play, typed where it happened (HTTP, HLS, demux,
+/// decode, the player's own watch) and carried so up to the tuner and the
+/// card. `detail` is the technical reason for the log (URL, status, line,
+/// library message); the words on the card come from `kind` alone.
+public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// The server answered with this status (not 200/206, not a redirect followed).
+        case http(status: Int)
+        /// No connection: refused, reset, no route, the name not found.
+        case unreachable
+        /// No answer in time, or a body too slow in coming.
+        case timeout
+        /// A live playlist that stopped moving.
+        case stalled
+        /// The picture on screen stopped: no new one for `TunerSettings.stallAfter`.
+        case frozen
+        /// A body shorter than it said, or a segment holding much less than its playlist says.
+        case truncated
+        /// More bytes than the limit for that resource.
+        case tooLarge
+        /// Not what the format says: a playlist, key or section that does not parse or is out of bounds.
+        case invalid
+        /// Well formed, but not something this player can play (a DRM key method, say).
+        case unsupported
+        /// The demuxer or a decoder gave up on the bytes.
+        case decode
+        /// No picture came in time.
+        case noPicture
+        /// Not fetched by policy: a scheme other than http(s), a local address, an https→http redirect.
+        case refused
+        /// The number is not in the lineup.
+        case noSuchChannel(Int)
+        /// Anything else (the detail says what).
+        case other
+    }
+
+    public var kind: Kind
+    public var detail: String
+
+    public init(_ kind: Kind, _ detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    /// Any error, as a failure: typed ones keep their kind, others are `.other`.
+    public init(_ error: any Error) {
+        switch error {
+        case let failure as PlaybackFailure: self = failure
+        case let convertible as any PlaybackFailureConvertible: self = convertible.playbackFailure
+        default: self.init(.other, "\(error)")
+        }
+    }
+
+    public var description: String { detail }
+
+    /// The same failure, its detail said where it happened ("segment 12: …").
+    public func at(_ place: String) -> PlaybackFailure {
+        PlaybackFailure(kind, "\(place): \(detail)")
+    }
+
+    /// What the viewer reads on the error card.
+    public var words: String {
+        switch kind {
+        case .http(404), .http(410): "This channel is not on the air"
+        case .http(401), .http(403): "This channel is not available here"
+        case .http(let status) where (500...599).contains(status): "The channel's server has a problem"
+        case .http: "The channel cannot be played"
+        case .timeout: "The channel is not responding"
+        case .unreachable: "The channel cannot be reached"
+        case .stalled, .frozen: "The channel stopped sending"
+        case .noPicture: "No picture from the channel"
+        case .refused: "The channel's address is not allowed"
+        case .noSuchChannel(let number): "No channel \(number)"
+        case .truncated, .tooLarge, .invalid, .unsupported, .decode, .other: "The channel cannot be played"
+        }
+    }
+
+    /// The kind as the event log names it (`kind` of `load-failed`): `http-404`, `timeout`, ….
+    public var name: String {
+        switch kind {
+        case .http(let status): "http-\(status)"
+        case .unreachable: "unreachable"
+        case .timeout: "timeout"
+        case .stalled: "stalled"
+        case .frozen: "frozen"
+        case .truncated: "truncated"
+        case .tooLarge: "too-large"
+        case .invalid: "invalid"
+        case .unsupported: "unsupported"
+        case .decode: "decode"
+        case .noPicture: "no-picture"
+        case .refused: "refused"
+        case .noSuchChannel: "no-such-channel"
+        case .other: "other"
+        }
+    }
+}
+
+/// An error type of a backend that knows which failure it is.
+public protocol PlaybackFailureConvertible: Error {
+    var playbackFailure: PlaybackFailure { get }
+}
