@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(name: "zapper-state-writer", dependencies: ["ZapperCore", "ZapperSettings"]),
         // Benchmarks that report, never assert: they start and measure the real binaries.
         .executableTarget(name: "zapper-bench", dependencies: [
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ZapperCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "ZapperCoreTests", dependencies: [

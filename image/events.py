@@ -6,8 +6,11 @@
 Prints the first event named NAME whose fields have those values (numbers compared as text)
 and exits 0; exits 1 when none came within SECONDS. Lines that are not JSON are skipped.
 With --after, the first LINES lines are skipped too (what came before a step: `wc -l < FILE`).
+With ZAPPER_EVENT_NAMES set to a file of the names zapper logs (`zapper --list-events`), a NAME
+not among them is refused at once (exit 2) instead of being waited for.
 """
 import json
+import os
 import sys
 import time
 
@@ -34,6 +37,12 @@ def main(argv):
         argv = argv[:1] + argv[3:]
     path, seconds, name = argv[1], float(argv[2]), argv[3]
     wanted = dict(item.split("=", 1) for item in argv[4:])
+    names_file = os.environ.get("ZAPPER_EVENT_NAMES")
+    if names_file:
+        names = open(names_file).read().split()
+        if name not in names:
+            print(f"events.py: {name} is not an event zapper logs ({names_file})", file=sys.stderr)
+            return 2
     deadline = time.monotonic() + seconds
     while True:
         event = matching(path, name, wanted, after)

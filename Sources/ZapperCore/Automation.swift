@@ -6,7 +6,7 @@ public enum ScriptCommand: Sendable, Equatable {
     case hold(key: String, milliseconds: Int)
     case wait(milliseconds: Int)
     /// The next such event emitted after the line starts; on timeout the script fails.
-    case waitEvent(name: String, timeoutMilliseconds: Int)
+    case waitEvent(name: EventName, timeoutMilliseconds: Int)
     case snapshot(path: String)
     case quit
 }
@@ -40,13 +40,17 @@ public enum ScriptParser {
                 guard let name = canonical(word) else { throw fail("the kernel has no key named \(word)") }
                 return name
             }
+            func event(_ word: String) throws(InputProblem) -> EventName {
+                guard let name = EventName(rawValue: word) else { throw fail("\"\(word)\" is not an event zapper logs (see --events)") }
+                return name
+            }
             let command: ScriptCommand
             switch (verb, words.count) {
             case ("press", 2): command = .press(key: try key(words[1]))
             case ("hold", 3): command = .hold(key: try key(words[1]), milliseconds: try milliseconds(words[2]))
             case ("wait", 2): command = .wait(milliseconds: try milliseconds(words[1]))
-            case ("wait-event", 2): command = .waitEvent(name: words[1], timeoutMilliseconds: defaultEventTimeout)
-            case ("wait-event", 3): command = .waitEvent(name: words[1], timeoutMilliseconds: try milliseconds(words[2]))
+            case ("wait-event", 2): command = .waitEvent(name: try event(words[1]), timeoutMilliseconds: defaultEventTimeout)
+            case ("wait-event", 3): command = .waitEvent(name: try event(words[1]), timeoutMilliseconds: try milliseconds(words[2]))
             case ("snapshot", 2):
                 guard words[1].lowercased().hasSuffix(".png") else { throw fail("snapshot takes a PATH.png") }
                 command = .snapshot(path: words[1])

@@ -32,9 +32,11 @@ public final class EventLog: Sendable {
         Int((seconds * 1e9 - Double(start)) / 1e6)
     }
 
+    /// Writes the event to the log, and its line (if it has one) to stderr: the one place both happen.
     @discardableResult
-    public func emit(_ name: String, _ fields: [(String, EventValue)] = []) -> Event {
-        let event = Event(milliseconds: now, name: name, fields: fields)
+    public func emit(_ playerEvent: PlayerEvent) -> Event {
+        let event = Event(milliseconds: now, name: playerEvent.name.rawValue, fields: playerEvent.fields)
+        if let line = playerEvent.line { Player.say(line) }
         state.withLock { log in
             log.kept.append(event)
             if log.kept.count > 2 * Self.kept {

@@ -23,8 +23,7 @@ struct KeyRouter {
         let action = keymap[event.name]
         switch event.kind {
         case .press:
-            log.emit("key", [("name", .string(event.name)), ("action", .string(action?.name ?? "none")),
-                             ("waited_ms", .int(max(0, now - arrived)))])
+            log.emit(.key(name: event.name, action: action?.name ?? "none", waitedMilliseconds: max(0, now - arrived)))
             guard let action else { return [] }
             keyRepeat.press(key: event.name, action: action, now: now)
             return [.pressed(action)]

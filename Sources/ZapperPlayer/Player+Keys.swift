@@ -50,8 +50,7 @@ extension Player {
             $0.volume = level.volume
             $0.muted = level.muted
         }
-        log.emit("volume", [("level", .int(level.volume)), ("muted", .bool(level.muted))])
+        log.emit(.volume(level: level.volume, muted: level.muted))
         volumeShownUntil = log.now + Self.volumeMilliseconds
-        Self.say(level.muted ? "sound muted" : "volume \(level.volume)")
     }
 }

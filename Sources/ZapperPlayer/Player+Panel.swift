@@ -13,7 +13,7 @@ extension Player {
             refreshPanelChoices()
             panel.open(now: now)
             hintUntil = nil
-            log.emit("panel-opened", [("row", .string(panel.row.rawValue))])
+            log.emit(.panelOpened(row: panel.row.rawValue))
             return true
         }
         switch panel.handle(action, now: now) {
@@ -22,11 +22,11 @@ extension Player {
         case .none, .moved:
             return true
         case .closed:
-            log.emit("panel-closed", [("reason", .string("key"))])
+            log.emit(.panelClosed(reason: .key))
             return true
         case .activate(let row, let index):
             activate(row, index, now: now)
-            if !panel.isOpen { log.emit("panel-closed", [("reason", .string("chosen"))]) }
+            if !panel.isOpen { log.emit(.panelClosed(reason: .chosen)) }
             return true
         }
     }
@@ -34,7 +34,7 @@ extension Player {
     /// Closes the panel after its inactivity time.
     func panelTick(now: Int) {
         guard panel.isOpen, panel.tick(now: now) == .closed else { return }
-        log.emit("panel-closed", [("reason", .string("inactive"))])
+        log.emit(.panelClosed(reason: .inactive))
     }
 
     /// Each row's items and current choice, as the navigator counts them.
@@ -58,7 +58,7 @@ extension Player {
             let mode = PictureMode.allCases[index]
             screen.pictureMode = mode
             keeper.change { $0.picture = mode }
-            log.emit("picture", [("mode", .string(mode.rawValue))])
+            log.emit(.picture(mode: mode.rawValue))
         case .audio:
             chooseAudio(index)
         case .subtitles:

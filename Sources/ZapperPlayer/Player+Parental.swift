@@ -57,16 +57,12 @@ extension Player {
         for event in events {
             switch event {
             case let .locked(channel, rating):
-                log.emit("locked", [("channel", .int(channel)), ("rating", .string(rating))])
-                Self.say("channel \(channel) locked (rated \(rating))")
+                log.emit(.locked(channel: channel, rating: rating))
                 if options.config.parental.pinHash == nil { Self.say("no parental pin-hash is configured: it stays locked") }
             case let .unlocked(channel, reason):
-                log.emit("unlocked", [("channel", .int(channel)), ("reason", .string(reason.rawValue))])
-                Self.say("channel \(channel) unlocked")
+                log.emit(.unlocked(channel: channel, reason: reason.rawValue))
             case let .pinRejected(channel, triesLeft, lockout):
-                var fields: [(String, EventValue)] = [("channel", .int(channel)), ("tries_left", .int(triesLeft))]
-                if let lockout { fields.append(("lockout_s", .int(lockout))) }
-                log.emit("pin-rejected", fields)
+                log.emit(.pinRejected(channel: channel, triesLeft: triesLeft, lockoutSeconds: lockout))
             }
         }
     }

@@ -19,7 +19,7 @@ extension Player {
         let language = renditions[index].language ?? renditions[index].name
         playback.chooseAudio(language: language)
         keeper.change { $0.audio[playback.channel.stateKey] = language }
-        log.emit("audio", [("channel", .int(playback.channel.number)), ("language", .string(language))])
+        log.emit(.audio(channel: playback.channel.number, language: language))
     }
 
     func subtitleChoices() -> [PanelChoice] {
@@ -37,7 +37,7 @@ extension Player {
         let choice = index == 0 || !renditions.indices.contains(index - 1)
             ? ZapperState.subtitlesOff : renditions[index - 1].language ?? renditions[index - 1].name
         keeper.change { $0.subtitles[playback.channel.stateKey] = choice }
-        log.emit("subtitles", [("channel", .int(playback.channel.number)), ("language", .string(choice))])
+        log.emit(.subtitles(channel: playback.channel.number, language: choice))
     }
 
     /// The index of the subtitles remembered for `channel`, nil for none.
@@ -66,7 +66,7 @@ extension Player {
         }
         let lines = subtitles.lines(at: clock, tracks: playback.tracks)
         if lines != subtitleLines, !lines.isEmpty {
-            log.emit("subtitle", [("channel", .int(playback.channel.number)), ("text", .string(lines.joined(separator: "\n")))])
+            log.emit(.subtitle(channel: playback.channel.number, text: lines.joined(separator: "\n")))
         }
         subtitleLines = lines
     }

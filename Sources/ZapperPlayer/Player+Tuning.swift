@@ -16,8 +16,7 @@ extension Player {
             case .cancelTune(let serial):
                 if playback?.serial == serial { stopPlayback() }
             case let .presented(number, _, zap):
-                log.emit("first-frame", [("channel", .int(number)), ("zap_ms", .int(zap))])
-                Self.say("first frame of \(number) in \(zap) ms")
+                log.emit(.firstFrame(channel: number, zapMilliseconds: zap))
                 presented = number
                 // Shown once the banner (up from now) is gone. The crash-loop breaker's note is shown
                 // whatever the signage settings, and for longer.
@@ -35,12 +34,11 @@ extension Player {
                 if loggedFailure?.serial != serial || loggedFailure?.failure != failure {
                     logFailure(failure, channel: number, serial: serial)
                 }
-                Self.say("channel \(number) failed: \(failure)")
                 if playback?.serial == serial { stopPlayback() }
             case .interstitialShown(let number):
-                log.emit("interstitial-shown", [("channel", .int(number))])
+                log.emit(.interstitialShown(channel: number))
             case let .interstitialDismissed(number, result):
-                log.emit("interstitial-dismissed", [("channel", .int(number)), ("result", .string(result.rawValue))])
+                log.emit(.interstitialDismissed(channel: number, result: result))
             }
         }
     }
@@ -52,8 +50,7 @@ extension Player {
     private func startTune(_ channel: LineupChannel, serial: Int, reason: TuneReason) {
         stopPlayback()
         let warmed = warm.removeValue(forKey: channel.number)
-        log.emit("tune", [("channel", .int(channel.number)), ("reason", .string(reason.rawValue)), ("warm", .bool(warmed != nil))])
-        Self.say("tuning \(channel.number) \(channel.name)\(warmed != nil ? " (warm)" : "")")
+        log.emit(.tune(channel: channel.number, channelName: channel.name, reason: reason, warm: warmed != nil))
         // Noted before it plays: if this channel ends the run, the next start knows which it was.
         keeper.change { $0.tuning = channel.stateKey }
         if let warmed {
@@ -76,7 +73,7 @@ extension Player {
             case .failed(let failure):
                 inbox(.failed(serial: serial, channel: channel.number, failure))
             case .audioFailed(let failure):
-                log.emit("audio-failed", [("channel", .int(channel.number)), ("error", .string(failure.detail)), ("kind", .string(failure.name))])
+                log.emit(.audioFailed(channel: channel.number, failure))
             }
         }
     }
@@ -85,13 +82,12 @@ extension Player {
     /// picture watch): logged once, then the tuner decides what it means.
     func fail(serial: Int, channel: Int, _ failure: PlaybackFailure, now: Int) {
         logFailure(failure, channel: channel, serial: serial)
-        Self.say("channel \(channel): \(failure)")
         apply(tuner.handle(.failed(serial: serial, failure), now: now))
     }
 
     private func logFailure(_ failure: PlaybackFailure, channel: Int, serial: Int) {
         loggedFailure = (serial, failure)
-        log.emit("load-failed", [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))])
+        log.emit(.loadFailed(channel: channel, failure))
     }
 
     /// Keeps the channels next to `number` warm, and only those.
@@ -142,14 +138,12 @@ extension Player {
                     if awaitingFirstPicture {
                         firstPicture = (playback.serial, picture.time)
                     } else if playback.failures.recovers(segment: picture.segment) {
-                        log.emit("load-recovered", [("channel", .int(playback.channel.number)), ("gap_ms", .int(now - lastPictureAt))])
-                        Self.say("channel \(playback.channel.number) is playing again")
+                        log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
                     }
                     lastPictureAt = now
                     if options.traceFrames {
-                        log.emit("frame", [("pts_ms", .int(Int((picture.time * 1000).rounded()))),
-                                           ("clock_ms", .int(clock.map { Int(($0 * 1000).rounded()) } ?? -1)),
-                                           ("luma", .int(screen.videoLuma))])
+                        log.emit(.frame(ptsMilliseconds: Int((picture.time * 1000).rounded()),
+                                        clockMilliseconds: clock.map { Int(($0 * 1000).rounded()) } ?? -1, luma: screen.videoLuma))
                     }
                 } catch {
                     Self.say("picture: \(error)")
@@ -184,9 +178,8 @@ extension Player {
             // flip_us: CLOCK_MONOTONIC of the page flip (-1: none within 100 ms); scale_us: the
             // video picture scaled to the screen (0: only the overlay changed); compose_us: overlay
             // drawn, picture and overlay blended into the display's buffer, flip queued.
-            log.emit("flip", [("flip_us", .int(flip.map { Int(($0 * 1_000_000).rounded()) } ?? -1)),
-                              ("scale_us", .int(Int(scaleNanoseconds / 1000))),
-                              ("compose_us", .int(Int(composeNanoseconds / 1000)))])
+            log.emit(.flip(flipMicroseconds: flip.map { Int(($0 * 1_000_000).rounded()) } ?? -1,
+                           scaleMicroseconds: Int(scaleNanoseconds / 1000), composeMicroseconds: Int(composeNanoseconds / 1000)))
         }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
             awaitingFirstPicture = false
@@ -207,7 +200,7 @@ extension Player {
         let starved = now - lastPictureAt
         if starved > tuner.settings.stallAfter, playback.failures.tellStall() {
             let seconds = starved / 1000
-            log.emit("stalled", [("channel", .int(playback.channel.number)), ("seconds", .int(seconds))])
+            log.emit(.stalled(channel: playback.channel.number, seconds: seconds))
             fail(serial: playback.serial, channel: playback.channel.number, PlaybackFailure(.frozen, "no picture for \(seconds) s; tuning it again"), now: now)
             return self.playback === playback
         }

@@ -125,23 +125,18 @@ public final class Player {
         audio = AudioPump(openSound: options.openSound, onSound: { change in
             switch change {
             case .lost(let reason):
-                log.emit("sound-lost", [("reason", .string(reason))])
-                Self.say("sound: none (\(reason)); pictures run on the system clock"
-                         + (retried ? ", and the device is tried again every \(Int(SoundDevice.retrySeconds)) s" : ""))
+                log.emit(.soundLost(reason: reason))
+                if retried { Self.say("sound: the device is tried again every \(Int(SoundDevice.retrySeconds)) s") }
             case .opened(let sink), .back(let sink):
-                if case .back = change { log.emit("sound-back", []) }
+                if case .back = change { log.emit(.soundBack) }
                 Self.say("sound: \(sink), \(sink.sampleRate) Hz, \(sink.bufferFrames * 1000 / max(sink.sampleRate, 1)) ms buffer")
             }
         }) { playback in
-            log.emit("audio-started", [("channel", .int(playback.channel.number))])
-            Self.say("sound of \(playback.channel.number) started")
+            log.emit(.audioStarted(channel: playback.channel.number))
         }
         _ = audio.setLevel(volume: options.state.volume, muted: options.state.muted || options.config.signage.startMuted)
         if let notice = options.crashNotice {
-            var fields: [(String, EventValue)] = [("exits", .int(notice.exits)), ("start", .int(start)),
-                                                  ("quarantined", .string(notice.quarantined.sorted().map(String.init).joined(separator: ",")))]
-            if let skipped = notice.skipped { fields.append(("skipped", .int(skipped))) }
-            log.emit("crash-loop", fields)
+            log.emit(.crashLoop(exits: notice.exits, start: start, skipped: notice.skipped, quarantined: notice.quarantined.sorted()))
             if let note = notice.note {
                 hintText = note
             }
@@ -244,7 +239,7 @@ public final class Player {
 
     func snapshot(_ path: String) throws {
         try screen.snapshot(to: path)
-        log.emit("snapshot", [("path", .string(path))])
+        log.emit(.snapshot(path: path))
     }
 }
 

@@ -34,8 +34,8 @@ struct ScriptRunner {
                 guard elapsed >= ms else { return .running }
                 due = lineStartedAt! + ms
             case .waitEvent(let name, let timeout):
-                if log.first(name, after: mark) == nil {
-                    if elapsed >= timeout { return .failed("line \(line.line): no \(name) event within \(timeout) ms") }
+                if log.first(name.rawValue, after: mark) == nil {
+                    if elapsed >= timeout { return .failed("line \(line.line): no \(name.rawValue) event within \(timeout) ms") }
                     return .running
                 }
             case .snapshot(let path):

@@ -23,15 +23,14 @@ final class SubtitlePlayer {
         track = SubtitleTrack(url: url, startSequence: startSequence, cues: { cues.add($0) }) { event in
             switch event {
             case .playlistFailed:
-                log.emit("subtitles-failed", [("channel", .int(channel)), ("error", .string(event.line))])
+                log.emit(.subtitlesFailed(channel: channel, error: event.line))
             case .segmentFailed:
                 let first = segmentFailureTold.withLock { told in
                     defer { told = true }
                     return !told
                 }
                 if first {
-                    log.emit("subtitles-failed", [("channel", .int(channel)), ("error", .string(event.line))])
-                    Player.say("channel \(channel): subtitles: \(event.line)")
+                    log.emit(.subtitlesFailed(channel: channel, error: event.line))
                 }
             default:
                 break

@@ -74,7 +74,7 @@ struct DisplayZapperRun {
         mutating func poll() {
             for line in events.newLines() {
                 guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if event["event"] as? String == "first-frame", firstFrame == nil { firstFrame = Monotonic.now }
+                if event.eventName == .firstFrame, firstFrame == nil { firstFrame = Monotonic.now }
                 if let flip = FlipEvent(event) { flips.append(flip) }
             }
             for line in errors.newLines() where line.hasPrefix("timeline: ") {

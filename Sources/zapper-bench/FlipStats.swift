@@ -8,7 +8,7 @@ struct FlipEvent {
     var composeMicroseconds: Int
 
     init?(_ event: [String: Any]) {
-        guard event["event"] as? String == "flip", let flip = event["flip_us"] as? Int else { return nil }
+        guard event.eventName == .flip, let flip = event["flip_us"] as? Int else { return nil }
         flipMicroseconds = flip >= 0 ? flip : nil
         scaleMicroseconds = event["scale_us"] as? Int ?? 0
         composeMicroseconds = event["compose_us"] as? Int ?? 0

@@ -88,11 +88,11 @@ struct KeyFigures {
         var flips: [Int] = []    // flip_us
         for line in events.split(separator: "\n") {
             guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let name = event["event"] as? String, let time = event["t_ms"] as? Int else { continue }
-            if name == "key", let waited = event["waited_ms"] as? Int {
+                  let name = event.eventName, let time = event["t_ms"] as? Int else { continue }
+            if name == .key, let waited = event["waited_ms"] as? Int {
                 pending.append(time - waited)
                 waits.append(waited)
-            } else if name == "flip", let flip = event["flip_us"] as? Int, flip >= 0 {
+            } else if name == .flip, let flip = event["flip_us"] as? Int, flip >= 0 {
                 flips.append(flip)
                 latencies += pending.map { time - $0 }
                 pending = []

@@ -1,12 +1,13 @@
 import Foundation
+import ZapperCore
 
 /// How many of each event a run's log holds so far: the lines written since the
 /// last `update` are counted (the log of a long soak is read once, not every time).
 struct EventCounts {
-    var byName: [String: Int] = [:]
+    var byName: [EventName: Int] = [:]
     private var tail: LogTail
-    var tunes: Int { byName["tune", default: 0] }
-    var firstFrames: Int { byName["first-frame", default: 0] }
+    var tunes: Int { byName[.tune, default: 0] }
+    var firstFrames: Int { byName[.firstFrame, default: 0] }
 
     init(url: URL) { tail = LogTail(url: url) }
 
@@ -14,12 +15,12 @@ struct EventCounts {
         for line in tail.newLines() {
             // {"t_ms": …, "event": "NAME", …}: the name without a JSON parse per line.
             guard let range = line.range(of: "\"event\": \"") else { continue }
-            let name = line[range.upperBound...].prefix { $0 != "\"" }
-            byName[String(name), default: 0] += 1
+            guard let name = EventName(rawValue: String(line[range.upperBound...].prefix { $0 != "\"" })) else { continue }
+            byName[name, default: 0] += 1
         }
     }
 
-    static let shown = ["first-frame", "load-failed", "load-recovered", "stalled", "interstitial-dismissed"]
+    static let shown: [EventName] = [.firstFrame, .loadFailed, .loadRecovered, .stalled, .interstitialDismissed]
 }
 
 /// One line of the soak's table: the process as /proc sees it after so many changes.
@@ -43,11 +44,11 @@ struct SoakRow {
 
     var line: String {
         "after \(flips) changes: RSS \(String(format: "%.1f", residentMB)) MB, \(descriptors) fds, \(threads) threads, "
-            + EventCounts.shown.map { "\($0) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
+            + EventCounts.shown.map { "\($0.rawValue) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
     }
 
     static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int) -> String {
-        var lines = ["| changes | RSS MB | fds | threads | " + EventCounts.shown.joined(separator: " | ") + " |",
+        var lines = ["| changes | RSS MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
                      "|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
         for row in rows {
             lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(row.descriptors) | \(row.threads) | "

@@ -85,11 +85,11 @@ struct ZapBench: ParsableCommand {
         var number: [Int] = []
         for line in try String(contentsOf: eventsURL, encoding: .utf8).split(separator: "\n") {
             guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            if event["event"] as? String == "tune" {
+            if event.eventName == .tune {
                 lastReason = event["reason"] as? String ?? ""
                 lastWarm = event["warm"] as? Bool ?? false
             }
-            guard event["event"] as? String == "first-frame", let zap = event["zap_ms"] as? Int else { continue }
+            guard event.eventName == .firstFrame, let zap = event["zap_ms"] as? Int else { continue }
             switch lastReason {
             case "next", "previous": adjacent.append(zap)
             case "number":

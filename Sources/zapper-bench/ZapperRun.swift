@@ -83,11 +83,11 @@ struct ZapperRun {
             let now = Monotonic.now
             for line in events.newLines() {
                 guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                switch event["event"] as? String {
-                case "first-frame" where firstFrameSeen == nil:
+                switch event.eventName {
+                case .firstFrame where firstFrameSeen == nil:
                     firstFrameSeen = now
                     firstFrameEvent = event
-                case "load-failed":
+                case .loadFailed:
                     failures.append(event["error"] as? String ?? "?")
                 default: break
                 }

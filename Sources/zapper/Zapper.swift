@@ -76,12 +76,19 @@ struct Zapper: ParsableCommand {
     @Flag(help: "Print the default keymap (a valid --keymap file) and exit.")
     var printDefaultKeymap = false
 
+    @Flag(help: "Print the names of the events the event log holds, one a line, and exit.")
+    var listEvents = false
+
     @Option(help: "Print the hash of this PIN, for the configuration's parental pin-hash, and exit.")
     var hashPin: String?
 
     func run() throws {
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
+            return
+        }
+        if listEvents {
+            print(EventName.allCases.map(\.rawValue).joined(separator: "\n"))
             return
         }
         if let hashPin {

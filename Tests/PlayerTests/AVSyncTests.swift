@@ -22,10 +22,10 @@ extension ZapperPlaybackTests {
         let run = try await runZapper(lineup: lineup, arguments: ["--channel", "\(sync.number)", "--size", "640x360", "--trace-frames"],
                                 script: "wait-event first-frame 20000\nwait 31000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
-        let firstFrame = try #require(run.named("first-frame").first?["t_ms"] as? Int)
+        let firstFrame = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
 
         // When each flash was presented (ms on the event log's clock).
-        let frames = run.named("frame")
+        let frames = run.named(.frame)
         let flashes = frames.enumerated().compactMap { index, frame -> Double? in
             guard let luma = frame["luma"] as? Int, luma > 200, let t = frame["t_ms"] as? Int else { return nil }
             let previous = index > 0 ? frames[index - 1]["luma"] as? Int ?? 0 : 0

@@ -15,7 +15,7 @@ extension ZapperPlaybackTests {
         let arguments = ["--channel", "2", "--size", "320x180", "--state-dir", state.path]
         for round in 0..<CrashLoopBreaker.exitsToSkip {
             let zapper = try LaunchedZapper(lineup: lineup, arguments: arguments, script: "wait-event first-frame 20000\nwait 60000\n")
-            #expect(await zapper.waitFor("first-frame", seconds: 30), "round \(round)")
+            #expect(await zapper.waitFor(.firstFrame, seconds: 30), "round \(round)")
             await zapper.kill()
             let saved = try ZapperState.decode(Data(contentsOf: state.appendingPathComponent("state.json")))
             #expect(saved.running && saved.tuning == "tvg:green.zapper", "round \(round): \(saved)")
@@ -35,12 +35,12 @@ extension ZapperPlaybackTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let notice = try #require(run.named("crash-loop").first, "\(run.stderr)")
+        let notice = try #require(run.named(.crashLoop).first, "\(run.stderr)")
         #expect(notice["skipped"] as? Int == 2 && notice["exits"] as? Int == 3 && notice["start"] as? Int == 1, "\(notice)")
         #expect(notice["quarantined"] as? String == "2")
         #expect(run.stderr.contains("Channel 2 was skipped: it stopped Zapper 3 times; starting on channel 1 instead"), "\(run.stderr)")
-        let tunes = run.named("tune").map { ($0["channel"] as? Int ?? 0, $0["warm"] as? Bool ?? true) }
-        let last = try #require(run.named("tune").dropFirst().first?["channel"] as? Int)
+        let tunes = run.named(.tune).map { ($0["channel"] as? Int ?? 0, $0["warm"] as? Bool ?? true) }
+        let last = try #require(run.named(.tune).dropFirst().first?["channel"] as? Int)
         #expect(last > 2)
         #expect(tunes.map(\.0) == [1, last, 1, 2], "\(tunes)")
         #expect(tunes.map(\.1) == [false, true, true, false], "\(tunes)")

@@ -2,6 +2,7 @@ import Foundation
 import OriginKit
 import Testing
 import TestSupport
+import ZapperCore
 
 /// Every origin fault is survived by the player: a `load-failed` while it lasts,
 /// and after it is cleared the picture comes back on its own (`load-recovered`),
@@ -25,15 +26,15 @@ extension ZapperPlaybackTests {
             snapshot $DIR/after.png
             quit
             """)
-        let run = try await zapper.fault(fault, on: channel, of: origin, after: "first-frame", clearingAfter: 3)
+        let run = try await zapper.fault(fault, on: channel, of: origin, after: .firstFrame, clearingAfter: 3)
 
         #expect(run.status == 0, "\(fault): \(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
-        let names = run.events.compactMap { $0["event"] as? String }
-        #expect(names.filter { $0 == "tune" }.count == 1, "no restart: \(names)")
-        let firstFailure = try #require(names.firstIndex(of: "load-failed"))
-        let recovery = try #require(names.lastIndex(of: "load-recovered"), "\(fault): \(run.stderr)")
+        let names = run.names
+        #expect(names.filter { $0 == .tune }.count == 1, "no restart: \(names)")
+        let firstFailure = try #require(names.firstIndex(of: .loadFailed))
+        let recovery = try #require(names.lastIndex(of: .loadRecovered), "\(fault): \(run.stderr)")
         #expect(firstFailure < recovery)
-        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
         let seen = try medianColour(path)
         let distance = abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue))
         #expect(distance < 45, "\(fault): after recovery the snapshot median is \(seen)")
@@ -56,10 +57,10 @@ extension PanelTests {
             wait 4000
             quit
             """)
-        let run = try await zapper.fault("outage", on: channel.number, of: origin, after: "first-frame", clearingAfter: 3)
+        let run = try await zapper.fault("outage", on: channel.number, of: origin, after: .firstFrame, clearingAfter: 3)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
-        #expect(run.named("tune").count == 1, "no restart")
-        #expect(!run.named("audio-failed").isEmpty, "the audio rendition's failures are told")
+        #expect(run.named(.tune).count == 1, "no restart")
+        #expect(!run.named(.audioFailed).isEmpty, "the audio rendition's failures are told")
         // The sound is back: the channel's tone in the last two seconds.
         let samples = pcm(run)
         try #require(samples.count > 3 * 96_000)

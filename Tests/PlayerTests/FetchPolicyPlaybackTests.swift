@@ -16,7 +16,7 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("load-failed").isEmpty, "\(run.named("load-failed"))")
+        #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
         #expect(try showsChannel(zapper.directory.appendingPathComponent("shot.png").path, 2))
     }
 
@@ -29,8 +29,8 @@ extension ZapperPlaybackTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("first-frame").isEmpty)
-        let error = try #require(run.named("load-failed").first?["error"] as? String, "\(run.stderr)")
+        #expect(run.named(.firstFrame).isEmpty)
+        let error = try #require(run.named(.loadFailed).first?["error"] as? String, "\(run.stderr)")
         #expect(error.contains("127.0.0.1 is 127.0.0.1, and local addresses are blocked"), "\(error)")
     }
 }

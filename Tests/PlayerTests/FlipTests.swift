@@ -10,7 +10,8 @@ extension ZapperPlaybackTests {
     /// Names of the events, with the channel where there is one: "tune 3".
     func timeline(_ run: Run) -> [String] {
         run.events.compactMap { event in
-            guard let name = event["event"] as? String, name != "frame" else { return nil }
+            guard let name = event["event"] as? String, name != EventName.frame.rawValue else { return nil }
+            #expect(EventName(rawValue: name) != nil, "an event not in EventName: \(name)")
             return (event["channel"] as? Int).map { "\(name) \($0)" } ?? name
         }
     }
@@ -40,9 +41,9 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        let pressed = try #require(run.named("key").first?["t_ms"] as? Int)
-        let shown = run.named("interstitial-shown").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }.compactMap { $0["channel"] as? Int }
-        let tunes = run.named("tune").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
+        let pressed = try #require(run.named(.key).first?["t_ms"] as? Int)
+        let shown = run.named(.interstitialShown).filter { ($0["t_ms"] as? Int ?? 0) >= pressed }.compactMap { $0["channel"] as? Int }
+        let tunes = run.named(.tune).filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
         let last = try #require(shown.last)
         // The press and three or four repeats (the first after 400 ms, then faster: at 600, 783,
         // 950 ms), the card on each channel up the lineup.
@@ -50,13 +51,13 @@ extension ZapperPlaybackTests {
         #expect(tunes.compactMap { $0["channel"] as? Int } == [2, last], "tunes: \(timeline(run))")
         #expect(tunes.allSatisfy { $0["reason"] as? String == "next" })
         #expect((tunes.last?["t_ms"] as? Int ?? 0) >= pressed + 1100, "tuned before the key was released")
-        #expect(run.named("first-frame").last?["channel"] as? Int == last)
-        let dismissed = run.named("interstitial-dismissed").filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
+        #expect(run.named(.firstFrame).last?["channel"] as? Int == last)
+        let dismissed = run.named(.interstitialDismissed).filter { ($0["t_ms"] as? Int ?? 0) >= pressed }
         // (Channel 2, warm, may be on screen before the first repeat.)
         #expect(dismissed.dropLast().allSatisfy { $0["result"] as? String == "superseded" || $0["channel"] as? Int == 2 }, "\(dismissed)")
         #expect(dismissed.last?["channel"] as? Int == last && dismissed.last?["result"] as? String == "ok")
         // Faster the longer it is held: the last step came sooner after the one before than the first repeat.
-        let times = run.named("interstitial-shown").compactMap { $0["t_ms"] as? Int }.filter { $0 >= pressed }
+        let times = run.named(.interstitialShown).compactMap { $0["t_ms"] as? Int }.filter { $0 >= pressed }
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
         #expect(gaps.count >= 3 && gaps.last! < gaps.first! - 100, "steps \(gaps) ms apart")
     }
@@ -85,8 +86,8 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("first-frame").compactMap { $0["channel"] as? Int } == [2, 3, 4, 6, 5, 6], "\(timeline(run))")
-        let lumas = run.named("frame").compactMap { $0["luma"] as? Int }
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [2, 3, 4, 6, 5, 6], "\(timeline(run))")
+        let lumas = run.named(.frame).compactMap { $0["luma"] as? Int }
         try #require(lumas.count > 50)
         #expect(lumas.min()! > 40, "a picture with mean brightness \(lumas.min()!) was shown: \(lumas.sorted().prefix(10))")
     }
@@ -106,9 +107,9 @@ extension ZapperPlaybackTests {
         let press = try #require(events.firstIndex(of: "key"))
         let order = ["interstitial-shown 3", "tune 3", "first-frame 3", "interstitial-dismissed 3"].map { events[press...].firstIndex(of: $0) }
         #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted(), "\(events)")
-        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "ok")
-        #expect(run.named("tune").last?["reason"] as? String == "next")
-        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
+        #expect(run.named(.tune).last?["reason"] as? String == "next")
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
         #expect(try showsChannel(path, 3))
         #expect(!isDark(try medianColour(path, crop: cardPanel)), "the card is gone")
     }
@@ -126,14 +127,14 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        let shown = try #require(run.named("interstitial-shown").last?["t_ms"] as? Int)
-        let dismissed = try #require(run.named("interstitial-dismissed").last)
-        let firstFrame = try #require(run.named("first-frame").last)
+        let shown = try #require(run.named(.interstitialShown).last?["t_ms"] as? Int)
+        let dismissed = try #require(run.named(.interstitialDismissed).last)
+        let firstFrame = try #require(run.named(.firstFrame).last)
         #expect(dismissed["result"] as? String == "ok")
         #expect(firstFrame["channel"] as? Int == 3)
         #expect((dismissed["t_ms"] as? Int ?? 0) - shown >= 3000, "the card stayed up while the channel loaded")
         #expect((dismissed["t_ms"] as? Int ?? 0) >= (firstFrame["t_ms"] as? Int ?? .max))
-        let snapshots = run.named("snapshot").compactMap { $0["path"] as? String }
+        let snapshots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(snapshots.count == 2)
         #expect(try showsChannel(snapshots[0], 2), "the old picture stays under the card: never black")
         #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the card is up while loading")
@@ -152,16 +153,16 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "superseded")
-        #expect(run.named("load-failed").isEmpty, "a cancelled load is no failure: \(run.named("load-failed"))")
+        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "superseded")
+        #expect(run.named(.loadFailed).isEmpty, "a cancelled load is no failure: \(run.named(.loadFailed))")
         // Channel 2 stopped when the flip began; back on it, its sound starts again.
-        let back = try #require(run.named("key").last?["t_ms"] as? Int)
-        #expect(run.named("audio-started").contains { $0["channel"] as? Int == 2 && ($0["t_ms"] as? Int ?? 0) > back },
+        let back = try #require(run.named(.key).last?["t_ms"] as? Int)
+        #expect(run.named(.audioStarted).contains { $0["channel"] as? Int == 2 && ($0["t_ms"] as? Int ?? 0) > back },
                 "\(timeline(run))")
         // Sound went on after the flip back (the WAV holds only what was played), and it is
         // channel 2's tone.
         let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        let started = try #require(run.named("audio-started").first?["t_ms"] as? Int)
+        let started = try #require(run.named(.audioStarted).first?["t_ms"] as? Int)
         let seconds = Double(pcm.count / 2) / 48_000
         #expect(seconds > Double(back - started) / 1000 + 2, "\(seconds) s of sound")
         let left = stride(from: max(0, pcm.count - 2 * 72_000), to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
@@ -189,7 +190,7 @@ extension ZapperPlaybackTests {
             quit
             """)
         // Channel 2 goes down once the flip away began.
-        let run = try await zapper.fault("outage", on: 2, of: origin, after: "key", clearingAfter: 1)
+        let run = try await zapper.fault("outage", on: 2, of: origin, after: .key, clearingAfter: 1)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let events = timeline(run)
         let back = try #require(events.lastIndex(of: "key"))
@@ -199,9 +200,9 @@ extension ZapperPlaybackTests {
             #expect(found != nil, "no \(name) after the back press, in order: \(events[back...])")
             at = (found ?? events.endIndex - 1) + 1
         }
-        #expect(run.named("tune").last?["reason"] as? String == "retry")
-        #expect(run.named("interstitial-dismissed").last?["result"] as? String == "ok")
-        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(run.named(.tune).last?["reason"] as? String == "retry")
+        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
         #expect(try showsChannel(path, 2))
     }
 
@@ -226,14 +227,14 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
-        let tune = try #require(run.named("tune").first { $0["channel"] as? Int == 5 })
-        let dismissed = try #require(run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 })
+        let tune = try #require(run.named(.tune).first { $0["channel"] as? Int == 5 })
+        let dismissed = try #require(run.named(.interstitialDismissed).first { $0["channel"] as? Int == 5 })
         #expect(dismissed["result"] as? String == "timeout")
         let waited = (dismissed["t_ms"] as? Int ?? 0) - (tune["t_ms"] as? Int ?? 0)
         // Not before the 10 s default; the upper bound only tells 10 s from a longer watchdog on a loaded machine.
         #expect((9_900...16_000).contains(waited), "the watchdog gave up \(waited) ms after the tune")
         #expect(!timeline(run).contains("first-frame 5"))
-        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
         #expect(isDark(try medianColour(path, crop: cardPanel)), "the error card is up")
         #expect(try showsChannel(path, 1), "over the last picture")
         #expect(timeline(run).contains("first-frame 6"))
@@ -266,13 +267,13 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         let events = timeline(run)
         #expect(events.contains("load-failed 5"))
-        let failed = run.named("interstitial-dismissed").first { $0["channel"] as? Int == 5 }
+        let failed = run.named(.interstitialDismissed).first { $0["channel"] as? Int == 5 }
         #expect(failed?["result"] as? String == "failed")
         // A refused connection is a failure at once, not after seconds of quiet retries.
-        let press = try #require(run.named("key").first?["t_ms"] as? Int)
+        let press = try #require(run.named(.key).first?["t_ms"] as? Int)
         let card = try #require(failed?["t_ms"] as? Int)
         #expect(card - press < 2_500, "the error card came \(card - press) ms after the press")
-        let snapshots = run.named("snapshot").compactMap { $0["path"] as? String }
+        let snapshots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(snapshots.count == 2)
         #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
         #expect(try showsChannel(snapshots[0], 2), "over the last picture")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ZapperCore
 
 /// The real `zapper` binary started with a lineup and a script, its sound
 /// going through real ALSA into a `file` PCM (WAV) in a scratch folder.
@@ -10,7 +11,16 @@ final class LaunchedZapper {
         var events: [[String: Any]]
         var stderr: String
         var wav: Data
-        func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+        /// The events' names, in order (all of them are `EventName`s: one that is not fails the test).
+        var names: [EventName] {
+            events.compactMap { event in
+                let name = event["event"] as? String ?? ""
+                let known = EventName(rawValue: name)
+                #expect(known != nil, "an event not in EventName: \(name)")
+                return known
+            }
+        }
+        func named(_ name: EventName) -> [[String: Any]] { events.filter { $0["event"] as? String == name.rawValue } }
     }
 
     let directory: URL
@@ -75,10 +85,10 @@ final class LaunchedZapper {
     /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.
     /// (Async, like `finish`: a test blocking one of Swift's two pool threads here for seconds
     /// starves every async test running beside it.)
-    func waitFor(_ name: String, skipping: Int = 0, seconds: Double) async -> Bool {
+    func waitFor(_ name: EventName, skipping: Int = 0, seconds: Double) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if events.filter({ $0["event"] as? String == name }).count > skipping { return true }
+            if events.filter({ $0["event"] as? String == name.rawValue }).count > skipping { return true }
             if !process.isRunning { return false }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -105,11 +115,11 @@ final class LaunchedZapper {
     /// Puts `fault` on `channel` of `origin` once `event` is logged, clears it `seconds`
     /// after the player's next `load-failed` (each wait recorded as an issue when it
     /// times out), and returns the finished run.
-    func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: String,
+    func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: EventName,
                clearingAfter seconds: Double) async throws -> Run {
         #expect(await waitFor(event, seconds: 25), "no \(event)")
         #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
-        #expect(await waitFor("load-failed", seconds: 40), "no load-failed during \(fault)")
+        #expect(await waitFor(.loadFailed, seconds: 40), "no load-failed during \(fault)")
         try await Task.sleep(for: .seconds(seconds))
         #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
         return await finish()

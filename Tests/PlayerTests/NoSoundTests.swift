@@ -21,18 +21,18 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let first = try #require(run.named("first-frame").first?["t_ms"] as? Int, "\(run.stderr)")
+        let first = try #require(run.named(.firstFrame).first?["t_ms"] as? Int, "\(run.stderr)")
         // Pictures all along: the first six seconds after the first picture have a picture at least every half second.
-        let shown = run.named("frame").compactMap { $0["t_ms"] as? Int }.filter { $0 >= first && $0 <= first + 6_000 }
+        let shown = run.named(.frame).compactMap { $0["t_ms"] as? Int }.filter { $0 >= first && $0 <= first + 6_000 }
         let gaps = zip(shown.dropFirst(), shown).map { $0 - $1 }
         #expect(shown.count >= 100, "\(shown.count) pictures in 6 s")
         #expect((gaps.max() ?? .max) < 500, "a picture stayed \(gaps.max() ?? 0) ms")
-        #expect(run.named("load-failed").isEmpty, "\(run.named("load-failed"))")
-        #expect(run.named("first-frame").compactMap { $0["channel"] as? Int } == [1, 2])
+        #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2])
         #expect(try showsChannel(zapper.directory.appendingPathComponent("one.png").path, 1))
         #expect(try showsChannel(zapper.directory.appendingPathComponent("two.png").path, 2))
         // Said once, in our words, though the device is tried again every 5 s; ALSA's own text through our log, once.
-        #expect(run.named("sound-lost").count == 1)
+        #expect(run.named(.soundLost).count == 1)
         #expect(run.stderr.components(separatedBy: "zapper: sound: none (").count == 2, "\(run.stderr)")
         #expect(run.stderr.components(separatedBy: "zapper: sound: ALSA: snd_pcm_open_noupdate: Unknown PCM nonexistent").count == 2,
                 "\(run.stderr)")

@@ -21,7 +21,7 @@ struct PanelTests {
         run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
-    func time(_ run: LaunchedZapper.Run, _ name: String) throws -> Int {
+    func time(_ run: LaunchedZapper.Run, _ name: EventName) throws -> Int {
         try #require(run.named(name).first?["t_ms"] as? Int, "no \(name) event")
     }
 
@@ -68,20 +68,20 @@ struct PanelTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let names = run.events.compactMap { $0["event"] as? String }.filter { $0 != "key" }
-        #expect(run.named("panel-opened").count == 2)
-        #expect(run.named("panel-closed").map { $0["reason"] as? String } == ["key", "chosen"])
-        #expect(run.named("audio").first?["language"] as? String == "de")
-        #expect(run.named("subtitles").first?["language"] as? String == "en")
-        let cue = try #require(run.named("subtitle").first?["text"] as? String)
+        let names = run.names.filter { $0 != .key }
+        #expect(run.named(.panelOpened).count == 2)
+        #expect(run.named(.panelClosed).map { $0["reason"] as? String } == ["key", "chosen"])
+        #expect(run.named(.audio).first?["language"] as? String == "de")
+        #expect(run.named(.subtitles).first?["language"] as? String == "en")
+        let cue = try #require(run.named(.subtitle).first?["text"] as? String)
         #expect(cue.contains(channel.name) && cue.contains("en"), "\(cue)")
         // Subtitles show only after the panel closed.
-        #expect(try time(run, "subtitle") >= run.named("panel-closed").first?["t_ms"] as? Int ?? .max)
-        let tune = try #require(run.named("tune").last)
+        #expect(try time(run, .subtitle) >= run.named(.panelClosed).first?["t_ms"] as? Int ?? .max)
+        let tune = try #require(run.named(.tune).last)
         #expect(tune["channel"] as? Int == 2 && tune["reason"] as? String == "list", "\(names)")
 
         // The panel is drawn over the bottom of the picture, which keeps its colour above it.
-        let panel = try #require(run.named("snapshot").first?["path"] as? String)
+        let panel = try #require(run.named(.snapshot).first?["path"] as? String)
         let bottom = try playback.medianColour(panel, crop: Rect(x: 200, y: 560, width: 880, height: 100))
         let top = try playback.medianColour(panel, crop: Rect(x: 1000, y: 20, width: 200, height: 60))
         let expected = try #require(channel.rgb)
@@ -90,7 +90,7 @@ struct PanelTests {
 
         // The sound: English (330 Hz) before the choice, Deutsch (1320 Hz) in the two seconds before the tune.
         let samples = pcm(run)
-        let chosen = try time(run, "audio") * 96
+        let chosen = try time(run, .audio) * 96
         let tuned = (tune["t_ms"] as? Int ?? 0) * 96
         try #require(chosen > 96_000 && tuned > chosen + 3 * 96_000 && tuned <= samples.count + 96_000)
         #expect(try dominantTone(samples[(chosen - 96_000)..<(chosen - 10_000)]) == channel.audio[0].toneHz)
@@ -122,14 +122,14 @@ extension PanelTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("audio-failed").isEmpty, "\(run.named("audio-failed"))")
-        #expect(run.named("audio").first?["language"] as? String == "de")
-        let shot = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(run.named(.audioFailed).isEmpty, "\(run.named(.audioFailed))")
+        #expect(run.named(.audio).first?["language"] as? String == "de")
+        let shot = try #require(run.named(.snapshot).first?["path"] as? String)
         #expect(try playback.showsChannel(shot, 1))
 
         // English from the first frame on, Deutsch in the last seconds.
         let samples = pcm(run)
-        let chosen = try time(run, "audio") - time(run, "first-frame")
+        let chosen = try time(run, .audio) - time(run, .firstFrame)
         try #require(chosen > 2_000 && samples.count > (chosen + 3_000) * 96, "\(samples.count / 96) ms of sound")
         #expect(try dominantTone(samples[48_000..<(chosen - 100) * 96]) == channel.audio[0].toneHz)
         #expect(try dominantTone(samples[(samples.count - 2 * 96_000)...]) == channel.audio[1].toneHz)
@@ -164,9 +164,9 @@ extension PanelTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let tune = try #require(run.named("tune").last)
+        let tune = try #require(run.named(.tune).last)
         #expect(tune["channel"] as? Int == second.number && tune["warm"] as? Bool == true, "\(tune)")
-        #expect(run.named("audio-started").map { $0["channel"] as? Int } == [first.number, second.number])
+        #expect(run.named(.audioStarted).map { $0["channel"] as? Int } == [first.number, second.number])
         // Its remembered language, in the last two seconds.
         let samples = pcm(run)
         try #require(samples.count > 3 * 96_000)
@@ -211,10 +211,10 @@ struct LockAndStateTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("locked").first?["rating"] as? String == "18")
-        #expect(run.named("pin-rejected").first?["tries_left"] as? Int == 4)
-        #expect(run.named("unlocked").first?["reason"] as? String == "pin")
-        let shots = run.named("snapshot").compactMap { $0["path"] as? String }
+        #expect(run.named(.locked).first?["rating"] as? String == "18")
+        #expect(run.named(.pinRejected).first?["tries_left"] as? Int == 4)
+        #expect(run.named(.unlocked).first?["reason"] as? String == "pin")
+        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(shots.count == 2)
         let locked = try playback.medianColour(shots[0])
         #expect(locked.0 + locked.1 + locked.2 < 90, "the locked screen shows \(locked)")
@@ -222,7 +222,7 @@ struct LockAndStateTests {
 
         // Silence until the PIN, the channel's tone after it.
         let samples = panel.pcm(run)
-        let unlocked = try panel.time(run, "unlocked") * 96, lost = panel.lostSamples(run, samples)
+        let unlocked = try panel.time(run, .unlocked) * 96, lost = panel.lostSamples(run, samples)
         try #require(unlocked - lost > 2 * 96_000 && samples.count > unlocked + 2 * 96_000 - lost, "lost \(lost / 96) ms")
         let before = samples[..<(unlocked - lost - 48_000)]
         let loud = before.firstIndex { abs(Int($0)) >= 4 }
@@ -250,19 +250,19 @@ struct LockAndStateTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let locked = try #require(run.named("locked").first)
+        let locked = try #require(run.named(.locked).first)
         #expect(locked["channel"] as? Int == 6)
         #expect(["TV-PG", "TV-14", "TV-MA"].contains(locked["rating"] as? String ?? ""), "\(locked)")
-        #expect(run.named("locked").count == 1, "channel 1 (TV-G) was locked too")
-        let shots = run.named("snapshot").compactMap { $0["path"] as? String }
+        #expect(run.named(.locked).count == 1, "channel 1 (TV-G) was locked too")
+        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(shots.count == 2)
         #expect(try playback.showsChannel(shots[0], 1))
         let dark = try playback.medianColour(shots[1])
         #expect(dark.0 + dark.1 + dark.2 < 90, "the locked screen shows \(dark)")
         // Channel 1's tone before the press; nothing from a second after the lock on.
         let samples = panel.pcm(run)
-        let pressed = try #require(run.named("key").first?["t_ms"] as? Int) * 96
-        let lockedAt = try panel.time(run, "locked") * 96
+        let pressed = try #require(run.named(.key).first?["t_ms"] as? Int) * 96
+        let lockedAt = try panel.time(run, .locked) * 96
         try #require(pressed > 2 * 96_000 && samples.count > lockedAt + 3 * 96_000)
         #expect(try panel.dominantTone(samples[(pressed - 2 * 96_000)..<pressed]) == Repo.catalog().channel(number: 1)?.audio[0].toneHz)
         #expect(samples[(lockedAt + 96_000)...].allSatisfy { abs(Int($0)) < 4 }, "sound came out while locked")
@@ -282,8 +282,8 @@ struct LockAndStateTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("key").count == 2)
-        #expect(run.named("panel-opened").isEmpty, "the panel opened on a signage screen")
+        #expect(run.named(.key).count == 2)
+        #expect(run.named(.panelOpened).isEmpty, "the panel opened on a signage screen")
         let samples = panel.pcm(run)
         try #require(samples.count > 96_000 * 3)
         #expect(samples.allSatisfy { abs(Int($0)) < 4 }, "sound came out of a screen started muted")
@@ -307,7 +307,7 @@ struct LockAndStateTests {
             wait-event first-frame 20000
             quit
             """).finish()
-        #expect(second.named("tune").first?["channel"] as? Int == 3, "\(second.stderr)")
+        #expect(second.named(.tune).first?["channel"] as? Int == 3, "\(second.stderr)")
     }
 
     /// Channel 1's subtitle choice and the picture mode come back from the state directory at
@@ -327,11 +327,11 @@ struct LockAndStateTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named("tune").first?["channel"] as? Int == 1)
-        #expect(run.named("key").isEmpty)
-        let cue = try #require(run.named("subtitle").first?["text"] as? String)
+        #expect(run.named(.tune).first?["channel"] as? Int == 1)
+        #expect(run.named(.key).isEmpty)
+        let cue = try #require(run.named(.subtitle).first?["text"] as? String)
         #expect(cue.contains("en"), "\(cue)")
-        let shot = try #require(run.named("snapshot").first?["path"] as? String)
+        let shot = try #require(run.named(.snapshot).first?["path"] as? String)
         let top = try playback.medianColour(shot, crop: Rect(x: 400, y: 4, width: 224, height: 40))
         let expected = try #require(try Repo.catalog().channel(number: 1)?.rgb)
         #expect(abs(top.0 - Int(expected.red)) + abs(top.1 - Int(expected.green)) + abs(top.2 - Int(expected.blue)) < 60,
@@ -350,7 +350,7 @@ struct LockAndStateTests {
         for round in 0..<6 {
             let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(1 + round % 3)", "--state-dir", state.path],
                                             script: "wait-event first-frame 20000\n" + busy + "\nquit\n")
-            #expect(await zapper.waitFor("first-frame", seconds: 30))
+            #expect(await zapper.waitFor(.firstFrame, seconds: 30))
             try await Task.sleep(for: .milliseconds(Int.random(in: 300...2500, using: &generator)))
             await zapper.kill()
             let file = state.appendingPathComponent("state.json")

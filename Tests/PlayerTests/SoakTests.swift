@@ -33,7 +33,7 @@ extension ZapperPlaybackTests {
             wait 2000
             quit
             """)
-        #expect(await zapper.waitFor("snapshot", seconds: 40))
+        #expect(await zapper.waitFor(.snapshot, seconds: 40))
         let baseline = try #require(zapper.descriptorsAndThreads)
         // Faults on and off meanwhile: a segment that 404s on 3, a slow origin on 5.
         for (round, (channel, fault)) in [(3, "segment-404"), (5, "delay=1500"), (3, "playlist-5xx")].enumerated() {
@@ -42,12 +42,12 @@ extension ZapperPlaybackTests {
             try await Task.sleep(for: .seconds(4))
             _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)")
         }
-        #expect(await zapper.waitFor("snapshot", skipping: 1, seconds: 120))
+        #expect(await zapper.waitFor(.snapshot, skipping: 1, seconds: 120))
         let after = try #require(zapper.descriptorsAndThreads)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr.suffix(2000))")
-        #expect(run.named("tune").count >= 150, "\(run.named("tune").count) tunes")
-        print("soak: \(run.named("tune").count) tunes; fds \(baseline.descriptors) → \(after.descriptors), threads \(baseline.threads) → \(after.threads)")
+        #expect(run.named(.tune).count >= 150, "\(run.named(.tune).count) tunes")
+        print("soak: \(run.named(.tune).count) tunes; fds \(baseline.descriptors) → \(after.descriptors), threads \(baseline.threads) → \(after.threads)")
         // The same channel structure at both ends (one playing, two warm): the same files and threads,
         // give or take the HTTP pool's idle connections (at most 4 to the origin) and an idle Dispatch worker or two.
         #expect(after.descriptors <= baseline.descriptors + 4, "fds \(baseline.descriptors) → \(after.descriptors)")

@@ -23,19 +23,19 @@ extension ZapperPlaybackTests {
             snapshot $DIR/after.png
             quit
             """)
-        #expect(await zapper.waitFor("first-frame", seconds: 25))
+        #expect(await zapper.waitFor(.firstFrame, seconds: 25))
         #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: "stall").status == 200)
-        #expect(await zapper.waitFor("stalled", seconds: 60), "no stalled event")
-        #expect(await zapper.waitFor("stalled", skipping: 1, seconds: 60), "no second stalled event")
+        #expect(await zapper.waitFor(.stalled, seconds: 60), "no stalled event")
+        #expect(await zapper.waitFor(.stalled, skipping: 1, seconds: 60), "no second stalled event")
         #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
         let run = await zapper.finish()
 
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
-        let stalled = try #require(run.named("stalled").first)
+        let stalled = try #require(run.named(.stalled).first)
         #expect(stalled["channel"] as? Int == channel)
         #expect((stalled["seconds"] as? Int ?? 0) >= 8)
-        let stalls = run.named("stalled").compactMap { $0["t_ms"] as? Int }
-        let retunes = run.named("tune").dropFirst()
+        let stalls = run.named(.stalled).compactMap { $0["t_ms"] as? Int }
+        let retunes = run.named(.tune).dropFirst()
         #expect(retunes.allSatisfy { $0["reason"] as? String == "retry" }, "\(retunes)")
         let retuneTimes = retunes.compactMap { $0["t_ms"] as? Int }
         // The first stall is tuned again at once, the second after the 2 s backoff.
@@ -44,7 +44,7 @@ extension ZapperPlaybackTests {
             #expect(retuneTimes[0] - stalls[0] < 500)
             #expect(retuneTimes[1] - stalls[1] >= 2_000 && retuneTimes[1] - stalls[1] < 3_000)
         }
-        #expect(run.named("first-frame").count >= 3)
+        #expect(run.named(.firstFrame).count >= 3)
         #expect(try showsChannel(zapper.directory.appendingPathComponent("after.png").path, channel))
     }
 }

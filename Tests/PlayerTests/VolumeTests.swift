@@ -21,9 +21,9 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
-        let levels = run.named("volume").map { "\($0["level"] as? Int ?? -1)\($0["muted"] as? Bool == true ? " muted" : "")" }
+        let levels = run.named(.volume).map { "\($0["level"] as? Int ?? -1)\($0["muted"] as? Bool == true ? " muted" : "")" }
         #expect(levels == ["75", "75 muted"])
-        let shots = Dictionary(uniqueKeysWithValues: run.named("snapshot").compactMap { $0["path"] as? String }.map {
+        let shots = Dictionary(uniqueKeysWithValues: run.named(.snapshot).compactMap { $0["path"] as? String }.map {
             (URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent, $0)
         })
         // The middle of the pill, where no picture shows through.

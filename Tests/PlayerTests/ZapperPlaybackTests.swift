@@ -103,15 +103,15 @@ struct ZapperPlaybackTests {
             """)
         #expect(run.status == 0, "\(run.stderr)")
         // The contract's events, in order.
-        let names = run.events.compactMap { $0["event"] as? String }
-        #expect(Array(names.prefix(2)) == ["interstitial-shown", "tune"])
-        #expect(names.contains("audio-started"))
-        let tune = try #require(names.firstIndex(of: "tune"))
-        let first = try #require(names.firstIndex(of: "first-frame"))
+        let names = run.names
+        #expect(Array(names.prefix(2)) == [.interstitialShown, .tune])
+        #expect(names.contains(.audioStarted))
+        let tune = try #require(names.firstIndex(of: .tune))
+        let first = try #require(names.firstIndex(of: .firstFrame))
         #expect(tune < first)
-        #expect(run.named("first-frame").first?["channel"] as? Int == number)
-        #expect((run.named("first-frame").first?["zap_ms"] as? Int ?? -1) >= 0)
-        let path = try #require(run.named("snapshot").first?["path"] as? String)
+        #expect(run.named(.firstFrame).first?["channel"] as? Int == number)
+        #expect((run.named(.firstFrame).first?["zap_ms"] as? Int ?? -1) >= 0)
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
 
         // The picture: the channel's colour dominates.
         let seen = try medianColour(path)
@@ -140,10 +140,10 @@ struct ZapperPlaybackTests {
         let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"9\",Dead\nhttp://127.0.0.1:9/ch/9/master.m3u8\n"
         let run = try await runZapper(lineup: lineup, arguments: [], script: "wait-event load-failed 10000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
-        let failure = try #require(run.named("load-failed").first)
+        let failure = try #require(run.named(.loadFailed).first)
         #expect(failure["channel"] as? Int == 9)
         #expect((failure["error"] as? String)?.contains("127.0.0.1:9") == true)
-        #expect(run.named("first-frame").isEmpty)
+        #expect(run.named(.firstFrame).isEmpty)
     }
 
     @Test func aScriptThatTimesOutFailsTheRun() async throws {

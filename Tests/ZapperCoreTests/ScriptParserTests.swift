@@ -16,15 +16,16 @@ import Testing
             """, source: "s.txt")
         #expect(lines.map(\.command) == [
             .press(key: "KEY_CHANNELUP"), .hold(key: "KEY_RIGHT", milliseconds: 1500), .wait(milliseconds: 250),
-            .waitEvent(name: "first-frame", timeoutMilliseconds: 30_000),
-            .waitEvent(name: "interstitial-dismissed", timeoutMilliseconds: 5000), .snapshot(path: "/tmp/a.png"), .quit,
+            .waitEvent(name: .firstFrame, timeoutMilliseconds: 30_000),
+            .waitEvent(name: .interstitialDismissed, timeoutMilliseconds: 5000), .snapshot(path: "/tmp/a.png"), .quit,
         ])
         #expect(lines.map(\.line) == [2, 3, 5, 6, 7, 8, 9])
     }
 
     @Test(arguments: [("jump 3", "unknown command \"jump\""), ("wait", "usage: wait MS"), ("wait soon", "needs a duration"),
                       ("snapshot out.jpg", "PATH.png"), ("quit now", "usage: quit"), ("hold KEY_UP", "usage: hold KEY_NAME MS"),
-                      ("press ENTER", "\"ENTER\" is not a key name"), ("hold key_up 300", "not a key name")])
+                      ("press ENTER", "\"ENTER\" is not a key name"), ("hold key_up 300", "not a key name"),
+                      ("wait-event first_frame", "\"first_frame\" is not an event zapper logs")])
     func refusesBadLinesWithTheirNumber(text: String, reason: String) {
         do {
             _ = try ScriptParser.parse("wait 1\n" + text, source: "s.txt")
@@ -39,5 +40,18 @@ import Testing
     @Test func eventLinesAreJSONWithTimeAndNameFirst() {
         let event = Event(milliseconds: 42, name: "load-failed", fields: [("channel", .int(3)), ("error", .string("a \"quoted\"\nline"))])
         #expect(event.jsonLine == #"{"t_ms": 42, "event": "load-failed", "channel": 3, "error": "a \"quoted\"\nline"}"#)
+    }
+
+    @Test func everyEventIsWrittenUnderItsNameWithItsFields() {
+        let failure = PlaybackFailure(.http(status: 404), "http://h/1.ts: HTTP 404")
+        let event = PlayerEvent.loadFailed(channel: 3, failure)
+        #expect(event.name == .loadFailed)
+        #expect(Event(milliseconds: 1, name: event.name.rawValue, fields: event.fields).jsonLine
+                == #"{"t_ms": 1, "event": "load-failed", "channel": 3, "error": "http://h/1.ts: HTTP 404", "kind": "http-404"}"#)
+        let crash = PlayerEvent.crashLoop(exits: 3, start: 1, skipped: 2, quarantined: [2, 5])
+        #expect(crash.fields.map(\.0) == ["exits", "start", "quarantined", "skipped"])
+        // Names are unique and as the README lists them: lower case words joined by '-'.
+        #expect(Set(EventName.allCases.map(\.rawValue)).count == EventName.allCases.count)
+        #expect(EventName.allCases.allSatisfy { $0.rawValue.allSatisfy { $0.isLowercase || $0 == "-" } })
     }
 }

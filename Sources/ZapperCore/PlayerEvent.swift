@@ -1,0 +1,143 @@
+/// Every event zapper writes to its event log (`--events`: JSON lines, listed in the
+/// README), each with its fields. Tests, the benchmarks and the image's scripts name
+/// events by `EventName`, never by a string of their own.
+public enum PlayerEvent: Sendable, Equatable {
+    case key(name: String, action: String, waitedMilliseconds: Int)
+    case tune(channel: Int, channelName: String, reason: TuneReason, warm: Bool)
+    case interstitialShown(channel: Int)
+    case firstFrame(channel: Int, zapMilliseconds: Int)
+    case interstitialDismissed(channel: Int, result: InterstitialResult)
+    case audioStarted(channel: Int)
+    case loadFailed(channel: Int, PlaybackFailure)
+    case loadRecovered(channel: Int, gapMilliseconds: Int)
+    /// No new picture for `seconds`: the channel is tuned again.
+    case stalled(channel: Int, seconds: Int)
+    case soundLost(reason: String)
+    case soundBack
+    case subtitlesFailed(channel: Int, error: String)
+    case audioFailed(channel: Int, PlaybackFailure)
+    case volume(level: Int, muted: Bool)
+    case panelOpened(row: String)
+    case panelClosed(reason: PanelCloseReason)
+    case audio(channel: Int, language: String)
+    case subtitles(channel: Int, language: String)
+    case subtitle(channel: Int, text: String)
+    case picture(mode: String)
+    case locked(channel: Int, rating: String)
+    case pinRejected(channel: Int, triesLeft: Int, lockoutSeconds: Int?)
+    case unlocked(channel: Int, reason: String)
+    case snapshot(path: String)
+    case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
+    /// `--trace-frames`: a presented picture's timeline time, the audio clock then (-1: none), its brightness.
+    case frame(ptsMilliseconds: Int, clockMilliseconds: Int, luma: Int)
+    /// `--trace-flips`: when the flip hit the screen (-1: none within 100 ms) and what drawing cost.
+    case flip(flipMicroseconds: Int, scaleMicroseconds: Int, composeMicroseconds: Int)
+
+    public enum PanelCloseReason: String, Sendable {
+        case key, chosen, inactive
+    }
+
+    public var name: EventName {
+        switch self {
+        case .key: .key
+        case .tune: .tune
+        case .interstitialShown: .interstitialShown
+        case .firstFrame: .firstFrame
+        case .interstitialDismissed: .interstitialDismissed
+        case .audioStarted: .audioStarted
+        case .loadFailed: .loadFailed
+        case .loadRecovered: .loadRecovered
+        case .stalled: .stalled
+        case .soundLost: .soundLost
+        case .soundBack: .soundBack
+        case .subtitlesFailed: .subtitlesFailed
+        case .audioFailed: .audioFailed
+        case .volume: .volume
+        case .panelOpened: .panelOpened
+        case .panelClosed: .panelClosed
+        case .audio: .audio
+        case .subtitles: .subtitles
+        case .subtitle: .subtitle
+        case .picture: .picture
+        case .locked: .locked
+        case .pinRejected: .pinRejected
+        case .unlocked: .unlocked
+        case .snapshot: .snapshot
+        case .crashLoop: .crashLoop
+        case .frame: .frame
+        case .flip: .flip
+        }
+    }
+
+    /// The fields after `t_ms` and `event`, in the order they are written.
+    public var fields: [(String, EventValue)] {
+        switch self {
+        case let .key(name, action, waited): [("name", .string(name)), ("action", .string(action)), ("waited_ms", .int(waited))]
+        case let .tune(channel, _, reason, warm): [("channel", .int(channel)), ("reason", .string(reason.rawValue)), ("warm", .bool(warm))]
+        case let .interstitialShown(channel), let .audioStarted(channel): [("channel", .int(channel))]
+        case let .firstFrame(channel, zap): [("channel", .int(channel)), ("zap_ms", .int(zap))]
+        case let .interstitialDismissed(channel, result): [("channel", .int(channel)), ("result", .string(result.rawValue))]
+        case let .loadFailed(channel, failure), let .audioFailed(channel, failure):
+            [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))]
+        case let .loadRecovered(channel, gap): [("channel", .int(channel)), ("gap_ms", .int(gap))]
+        case let .stalled(channel, seconds): [("channel", .int(channel)), ("seconds", .int(seconds))]
+        case let .soundLost(reason): [("reason", .string(reason))]
+        case .soundBack: []
+        case let .subtitlesFailed(channel, error): [("channel", .int(channel)), ("error", .string(error))]
+        case let .volume(level, muted): [("level", .int(level)), ("muted", .bool(muted))]
+        case let .panelOpened(row): [("row", .string(row))]
+        case let .panelClosed(reason): [("reason", .string(reason.rawValue))]
+        case let .audio(channel, language), let .subtitles(channel, language):
+            [("channel", .int(channel)), ("language", .string(language))]
+        case let .subtitle(channel, text): [("channel", .int(channel)), ("text", .string(text))]
+        case let .picture(mode): [("mode", .string(mode))]
+        case let .locked(channel, rating): [("channel", .int(channel)), ("rating", .string(rating))]
+        case let .pinRejected(channel, triesLeft, lockout):
+            [("channel", .int(channel)), ("tries_left", .int(triesLeft))] + (lockout.map { [("lockout_s", .int($0))] } ?? [])
+        case let .unlocked(channel, reason): [("channel", .int(channel)), ("reason", .string(reason))]
+        case let .snapshot(path): [("path", .string(path))]
+        case let .crashLoop(exits, start, skipped, quarantined):
+            [("exits", .int(exits)), ("start", .int(start)),
+             ("quarantined", .string(quarantined.map(String.init).joined(separator: ",")))] + (skipped.map { [("skipped", .int($0))] } ?? [])
+        case let .frame(pts, clock, luma): [("pts_ms", .int(pts)), ("clock_ms", .int(clock)), ("luma", .int(luma))]
+        case let .flip(flip, scale, compose): [("flip_us", .int(flip)), ("scale_us", .int(scale)), ("compose_us", .int(compose))]
+        }
+    }
+
+    /// What stderr says of it (`zapper: …`); nil for the events only the log keeps.
+    public var line: String? {
+        switch self {
+        case let .tune(channel, name, _, warm): "tuning \(channel) \(name)\(warm ? " (warm)" : "")"
+        case let .firstFrame(channel, zap): "first frame of \(channel) in \(zap) ms"
+        case let .audioStarted(channel): "sound of \(channel) started"
+        case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
+        case let .loadRecovered(channel, _): "channel \(channel) is playing again"
+        case let .stalled(channel, seconds): "channel \(channel): stalled, no picture for \(seconds) s; tuning it again"
+        case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
+        case let .subtitlesFailed(channel, error): "channel \(channel): subtitles: \(error)"
+        case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"
+        case let .locked(channel, rating): "channel \(channel) locked (rated \(rating))"
+        case let .unlocked(channel, _): "channel \(channel) unlocked"
+        default: nil
+        }
+    }
+}
+
+/// The names of the event log's events, as written.
+public enum EventName: String, CaseIterable, Sendable {
+    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip
+    case interstitialShown = "interstitial-shown"
+    case firstFrame = "first-frame"
+    case interstitialDismissed = "interstitial-dismissed"
+    case audioStarted = "audio-started"
+    case loadFailed = "load-failed"
+    case loadRecovered = "load-recovered"
+    case soundLost = "sound-lost"
+    case soundBack = "sound-back"
+    case subtitlesFailed = "subtitles-failed"
+    case audioFailed = "audio-failed"
+    case panelOpened = "panel-opened"
+    case panelClosed = "panel-closed"
+    case pinRejected = "pin-rejected"
+    case crashLoop = "crash-loop"
+}
