@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
-        .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
+        .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),
     ]
 )

@@ -102,9 +102,12 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             guard let head else { return }
             self.head = nil
             let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
-            let request = OriginRequest(method: head.method.rawValue, path: path,
+            var request = OriginRequest(method: head.method.rawValue, path: path,
                                         host: head.headers.first(name: "host"),
                                         body: Data(body.readableBytesView))
+            request.userAgent = head.headers.first(name: "user-agent")
+            request.referrer = head.headers.first(name: "referer")
+            request.origin = head.headers.first(name: "origin")
             let reply = responder(request)
             accessLog?("\(head.method.rawValue) \(head.uri) -> \(reply.status) \(reply.body.count) B")
             respond(reply, to: head, context: context)

@@ -15,11 +15,14 @@ public struct LineupChannel: Sendable, Equatable {
     public var rating: String?
     /// Every attribute of the `#EXTINF` line, known or not.
     public var attributes: [String: String]
+    /// Headers every request of this channel carries (its servers may refuse others).
+    public var headers: RequestHeaders
     /// Where it was read from (1-based line of its `#EXTINF`, or of its URL).
     public var line: Int
 
     public init(number: Int, name: String, url: URL, guideID: String? = nil, logo: URL? = nil,
-                group: String? = nil, rating: String? = nil, attributes: [String: String] = [:], line: Int = 0) {
+                group: String? = nil, rating: String? = nil, attributes: [String: String] = [:],
+                headers: RequestHeaders = .none, line: Int = 0) {
         self.number = number
         self.name = name
         self.url = url
@@ -28,6 +31,7 @@ public struct LineupChannel: Sendable, Equatable {
         self.group = group
         self.rating = rating
         self.attributes = attributes
+        self.headers = headers
         self.line = line
     }
 }

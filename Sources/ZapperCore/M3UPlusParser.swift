@@ -29,9 +29,12 @@ public enum M3UPlusParser {
             var group: String?
         }
         var pending: Pending?
+        // `#EXTVLCOPT:http-…` headers since the last stream URL (some lineups put them before #EXTINF).
+        var options = RequestHeaders()
+        var optionProblem: String?
         var guideURL: URL?
         var sawHeader = false
-        var entries: [(pending: Pending, url: URL)] = []
+        var entries: [(pending: Pending, url: URL, headers: RequestHeaders)] = []
 
         for (index, raw) in lines.enumerated() {
             let number = index + 1
@@ -65,16 +68,40 @@ public enum M3UPlusParser {
                 pending?.group = String(line.dropFirst("#EXTGRP:".count)).trimmingCharacters(in: .whitespaces)
                 continue
             }
-            if line.hasPrefix("#") { continue }  // #EXTVLCOPT, #KODIPROP, comments, unknown tags
+            if line.hasPrefix("#EXTVLCOPT:") {
+                let option = line.dropFirst("#EXTVLCOPT:".count).split(separator: "=", maxSplits: 1).map(String.init)
+                do {
+                    if option.count == 2 { _ = try options.set(option[0].trimmingCharacters(in: .whitespaces), option[1]) }
+                } catch {
+                    optionProblem = "\(error)"
+                }
+                continue
+            }
+            if line.hasPrefix("#") { continue }  // #KODIPROP, comments, unknown tags
 
             let entry = pending ?? Pending(line: number, attributes: [:], title: "")
+            let lineOptions = options
+            let lineProblem = optionProblem
             pending = nil
+            options = RequestHeaders()
+            optionProblem = nil
             guard entries.count < LineupLimits.channels else {
                 problem(number, "more than \(LineupLimits.channels) channels; the rest of the lineup is skipped")
                 break
             }
-            switch MediaURLPolicy.check(line) {
-            case .success(let url): entries.append((entry, url))
+            let headers: RequestHeaders
+            let address: String
+            do {
+                if let lineProblem { throw HeaderProblem(name: "#EXTVLCOPT", reason: lineProblem) }
+                let (url, suffix) = try RequestHeaders.splitKodiSuffix(line)
+                address = url
+                headers = try attributeHeaders(entry.attributes).overlaid(by: lineOptions).overlaid(by: suffix)
+            } catch {
+                problem(number, "\(error); skipped")
+                continue
+            }
+            switch MediaURLPolicy.check(address) {
+            case .success(let url): entries.append((entry, url, headers))
             case .failure(let rejection): problem(number, "stream URL \(rejection); skipped")
             }
         }
@@ -85,7 +112,7 @@ public enum M3UPlusParser {
         // Numbers: tvg-chno where given and free, else the next free number.
         var taken = Set<Int>()
         var wanted: [Int?] = []
-        for (entry, _) in entries {
+        for (entry, _, _) in entries {
             guard let text = entry.attributes["tvg-chno"] ?? entry.attributes["channel-number"] else {
                 wanted.append(nil)
                 continue
@@ -99,7 +126,7 @@ public enum M3UPlusParser {
         }
         var next = 1
         var channels: [LineupChannel] = []
-        for ((entry, url), number) in zip(entries, wanted) {
+        for ((entry, url, headers), number) in zip(entries, wanted) {
             let assigned: Int
             if let number {
                 assigned = number
@@ -121,12 +148,21 @@ public enum M3UPlusParser {
             channels.append(LineupChannel(number: assigned, name: name, url: url,
                                           guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
                                           logo: logo, group: group, rating: rating(entry.attributes),
-                                          attributes: entry.attributes, line: entry.line))
+                                          attributes: entry.attributes, headers: headers, line: entry.line))
         }
         if unsaid > 0 {
             problems.append(InputProblem(source: source, line: lines.count, message: "\(unsaid) more problems not listed"))
         }
         return Lineup(channels: channels, guideURL: guideURL, problems: problems.sorted { $0.line < $1.line })
+    }
+
+    /// The headers an #EXTINF's attributes ask for (`user-agent`, `referrer`, `http-referrer`, …).
+    static func attributeHeaders(_ attributes: [String: String]) throws(HeaderProblem) -> RequestHeaders {
+        var headers = RequestHeaders()
+        for key in ["user-agent", "http-user-agent", "referrer", "referer", "http-referrer", "http-referer", "origin", "http-origin"] {
+            if let value = attributes[key] { _ = try headers.set(key, value) }
+        }
+        return headers
     }
 
     /// `censored="1"` (or `true`), which providers put on adult channels,

@@ -19,7 +19,12 @@ public struct ZapperConfig: Sendable, Equatable {
         /// Refuse every fetch after the lineup's (streams, guide, logos, their redirects) that
         /// would reach a loopback, link-local or private address (`FetchPolicy.isLocal`).
         public var blockPrivateAddresses = false
-        public init(blockPrivateAddresses: Bool = false) { self.blockPrivateAddresses = blockPrivateAddresses }
+        /// The User-Agent of requests whose channel names none; nil: `Zapper/<version>`.
+        public var userAgent: String?
+        public init(blockPrivateAddresses: Bool = false, userAgent: String? = nil) {
+            self.blockPrivateAddresses = blockPrivateAddresses
+            self.userAgent = userAgent
+        }
     }
 
     public struct Parental: Sendable, Equatable {

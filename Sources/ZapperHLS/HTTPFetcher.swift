@@ -14,12 +14,31 @@ import ZapperCore
 /// answered is returned with the response, for relative references.
 ///
 /// One fetcher serves the whole process (one connection pool): `shared`.
-/// Another must be shut down before it is released.
+/// Another must be shut down before it is released. `with(_:)` gives a view of
+/// a fetcher that sends a channel's own headers, on the same pool.
 public final class HTTPFetcher: Sendable {
     public static let shared = HTTPFetcher()
 
     let client: HTTPClient
     public let requestTimeout: TimeAmount
+    /// What every view of this pool shares: set at start from the configuration.
+    private let settings: FetchSettings
+    /// This view's headers (a channel's, from its lineup entry), over `settings.userAgent`.
+    public let headers: RequestHeaders
+    private let ownsClient: Bool
+
+    /// The same pool and settings, sending `headers` on every request.
+    public func with(_ headers: RequestHeaders) -> HTTPFetcher {
+        headers.isEmpty && self.headers.isEmpty ? self : HTTPFetcher(sharing: self, headers: self.headers.overlaid(by: headers))
+    }
+
+    private init(sharing other: HTTPFetcher, headers: RequestHeaders) {
+        client = other.client
+        requestTimeout = other.requestTimeout
+        settings = other.settings
+        self.headers = headers
+        ownsClient = false
+    }
 
     public init(connectTimeout: TimeAmount = .seconds(5), requestTimeout: TimeAmount = .seconds(10)) {
         var configuration = HTTPClient.Configuration(
@@ -33,13 +52,27 @@ public final class HTTPFetcher: Sendable {
         configuration.httpVersion = .http1Only
         client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         self.requestTimeout = requestTimeout
+        settings = FetchSettings()
+        headers = .none
+        ownsClient = true
     }
 
     /// Refuse local addresses (`FetchPolicy.isLocal`): set at start from the
     /// configuration (`[network] block-private-addresses`).
-    public let blocksPrivateAddresses = Atomic<Bool>(false)
+    public var blocksPrivateAddresses: Bool {
+        get { settings.blocksPrivateAddresses.load(ordering: .relaxed) }
+        set { settings.blocksPrivateAddresses.store(newValue, ordering: .relaxed) }
+    }
+
+    /// The User-Agent of requests whose channel names none (logos, the guide, lineups too):
+    /// set at start from the configuration's `user-agent`.
+    public var userAgent: String {
+        get { settings.userAgent.withLock { $0 } }
+        set { settings.userAgent.withLock { $0 = newValue } }
+    }
 
     public func shutdown() async {
+        guard ownsClient else { return }
         try? await client.shutdown()
     }
 
@@ -160,7 +193,9 @@ public final class HTTPFetcher: Sendable {
         while true {
             try await admit(current)
             var request = HTTPClientRequest(url: current.absoluteString)
-            request.headers.add(name: "User-Agent", value: "zapper")
+            request.headers.add(name: "User-Agent", value: headers.userAgent ?? userAgent)
+            if let referrer = headers.referrer { request.headers.add(name: "Referer", value: referrer) }
+            if let origin = headers.origin { request.headers.add(name: "Origin", value: origin) }
             if let byteRange {
                 request.headers.add(name: "Range", value: "bytes=\(byteRange.offset)-\(byteRange.offset + byteRange.length - 1)")
             }
@@ -196,7 +231,7 @@ public final class HTTPFetcher: Sendable {
         guard case .success = MediaURLPolicy.check(url.absoluteString) else {
             throw Failure(url: url.absoluteString, kind: .refused, reason: "only http and https URLs may be fetched")
         }
-        guard blocksPrivateAddresses.load(ordering: .relaxed), let host = url.host else { return }
+        guard blocksPrivateAddresses, let host = url.host else { return }
         let blocked = "and local addresses are blocked (block-private-addresses)"
         if FetchPolicy.isLocalName(host) {
             throw Failure(url: url.absoluteString, kind: .refused, reason: "\(host) is a local name, \(blocked)")

@@ -34,7 +34,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     ///   - sink: takes a block of 48 kHz stereo at a timeline time; false once the
     ///     feed is no longer wanted. Blocks while the sound queue is full.
     ///   - failed: a playlist or segment of the rendition failed (the picture plays on).
-    init(url: URL, channel: Int, startSequence: Int64?, sampleRate: Int, tracks: ChannelTracks,
+    init(url: URL, fetcher: HTTPFetcher, channel: Int, startSequence: Int64?, sampleRate: Int, tracks: ChannelTracks,
          parametersCache: ParametersCache, isWarm: @escaping @Sendable () -> Bool,
          sink: @escaping @Sendable (AudioRenditionFeed, [Int16], Double) -> Bool,
          failed: @escaping @Sendable (PlaybackFailure) -> Void) {
@@ -48,7 +48,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
         self.failed = failed
         // One segment ahead of where the picture starts: sound older than the picture is dropped,
         // sound that starts later would leave the picture silent (for a whole loop across a discontinuity).
-        session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, startSequence: startSequence,
+        session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: { 10 }, startSequence: startSequence,
                                  leadSegments: 1) { event in
             if let failure = event.failure { failed(failure) }
         }

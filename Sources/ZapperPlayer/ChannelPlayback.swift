@@ -14,6 +14,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     public var serial: Int { tag.serial ?? 0 }
     public var isWarm: Bool { tag.serial == nil }
     let session: HLSLiveSession
+    /// Every request of this channel (playlists, segments, keys, sections, renditions) carries its lineup headers.
+    let fetcher: HTTPFetcher
     let parametersCache: ParametersCache
     let report: @Sendable (PlaybackNews) -> Void
     public typealias Report = @Sendable (_ news: PlaybackNews, _ serial: Int) -> Void
@@ -72,7 +74,9 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
             report(news, serial)
         }
         self.report = report
-        session = HLSLiveSession(url: channel.url, fetcher: .shared, bufferedSeconds: { buffered.value },
+        let fetcher = HTTPFetcher.shared.with(channel.headers)
+        self.fetcher = fetcher
+        session = HLSLiveSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
                                  variantCap: { tag.serial == nil ? 0 : nil }) { event in
             switch event {
             case .masterLoaded(let master):
@@ -156,7 +160,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         let tag = self.tag
         let report = self.report
         audioFeed = wanted.map { url in
-            AudioRenditionFeed(url: url, channel: channel.number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
+            AudioRenditionFeed(url: url, fetcher: fetcher, channel: channel.number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
                                tracks: tracks, parametersCache: parametersCache, isWarm: { tag.serial == nil },
                                sink: { [weak self] feed, samples, time in self?.enqueue(audio: samples, at: time, from: feed) ?? false },
                                failed: { report(.audioFailed($0)) })

@@ -57,7 +57,8 @@ extension Player {
         let wanted = wantedSubtitles(in: renditions, for: playback.channel).map { renditions[$0] }
         if subtitles?.channel != playback.channel.number || subtitles?.rendition != wanted {
             subtitles = wanted.flatMap { rendition in
-                rendition.uri.map { SubtitlePlayer(channel: playback.channel.number, rendition: rendition, url: $0, startSequence: start, log: log) }
+                rendition.uri.map { SubtitlePlayer(channel: playback.channel.number, rendition: rendition, url: $0, fetcher: playback.fetcher,
+                                                startSequence: start, log: log) }
             }
         }
         guard let subtitles, let clock = audio.clock else {

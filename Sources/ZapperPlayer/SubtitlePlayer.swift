@@ -13,14 +13,14 @@ final class SubtitlePlayer {
     private let track: SubtitleTrack
     private let cues = CueBuffer()
 
-    init(channel: Int, rendition: HLSRendition, url: URL, startSequence: Int64, log: EventLog) {
+    init(channel: Int, rendition: HLSRendition, url: URL, fetcher: HTTPFetcher, startSequence: Int64, log: EventLog) {
         self.channel = channel
         self.rendition = rendition
         let cues = self.cues
         // A failing playlist is told on each report; a failing segment (a hostile cue file comes
         // every two seconds) once for the track.
         let segmentFailureTold = Mutex(false)
-        track = SubtitleTrack(url: url, startSequence: startSequence, cues: { cues.add($0) }) { event in
+        track = SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence, cues: { cues.add($0) }) { event in
             switch event {
             case .playlistFailed:
                 log.emit(.subtitlesFailed(channel: channel, error: event.line))

@@ -45,6 +45,8 @@ import ZapperCore
 /// # For lineups from sources you do not trust: nothing they list (streams, guide, logos, and
 /// # where those redirect) may reach a loopback, link-local or private address.
 /// block-private-addresses = false
+/// # The User-Agent of every request whose channel names none of its own (logos, the guide too).
+/// user-agent = "Zapper/<version>"
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -137,8 +139,17 @@ public enum ConfigFile {
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
             }
             if let network = subtable(root, "network") {
-                check(network, section: "network", known: ["block-private-addresses"])
+                check(network, section: "network", known: ["block-private-addresses", "user-agent"])
                 config.network.blockPrivateAddresses = bool(network, "block-private-addresses", section: "network") ?? false
+                if let agent = string(network, "user-agent", section: "network") {
+                    if agent.isEmpty {
+                        fail("user-agent", "network", "is empty")
+                    } else if let problem = RequestHeaders.problem(agent) {
+                        fail("user-agent", "network", problem)
+                    } else {
+                        config.network.userAgent = agent
+                    }
+                }
             }
             return config
         }

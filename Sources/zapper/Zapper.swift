@@ -15,7 +15,8 @@ import ZapperSettings
 struct Zapper: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zapper",
-        abstract: "Live TV on bare Linux: channels from an M3U Plus lineup.")
+        abstract: "Live TV on bare Linux: channels from an M3U Plus lineup.",
+        version: ZapperVersion.current)
 
     enum DisplayChoice: String, ExpressibleByArgument, CaseIterable {
         case auto, drm, offscreen
@@ -125,7 +126,8 @@ struct Zapper: ParsableCommand {
             throw ValidationError("\(error)")
         }
         // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
-        HTTPFetcher.shared.blocksPrivateAddresses.store(settings.network.blockPrivateAddresses, ordering: .relaxed)
+        HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
+        if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
         let parsed = M3UPlusParser.parse(text, source: lineup)
         for problem in parsed.problems {
             say("\(problem)")

@@ -34,9 +34,10 @@ struct HLSLiveSessionTests {
     }
 
     /// `room`: the consumer's room for segments (`waitsForRoom`), set before the session starts.
-    func play(_ url: URL, buffered: Double = 10, room: (@Sendable () -> Bool)? = nil) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
+    func play(_ url: URL, buffered: Double = 10, room: (@Sendable () -> Bool)? = nil,
+              fetcher: HTTPFetcher = .shared) -> (HLSLiveSession, Recorder, Task<Void, Never>) {
         let recorder = Recorder()
-        let session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { buffered }) { event in
+        let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: { buffered }) { event in
             recorder.events.withLock { $0.append(event) }
         }
         if let room { session.waitsForRoom(room) }

@@ -44,7 +44,7 @@ extension HLSLiveSessionTests {
     @Test func privateAddressesCanBeBlocked() async throws {
         let origin = try OriginProcess.shared.get()
         let fetcher = HTTPFetcher()
-        fetcher.blocksPrivateAddresses.store(true, ordering: .relaxed)
+        fetcher.blocksPrivateAddresses = true
         let numeric = await reason("http://127.0.0.1:\(origin.port)/demo.m3u", fetcher: fetcher)
         let named = await reason("http://localhost:\(origin.port)/demo.m3u", fetcher: fetcher)
         await fetcher.shutdown()
