@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
+        // A window on a desktop (SDL2) as the display, its keyboard as an input.
+        .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
 
         // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
