@@ -111,6 +111,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
+        // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
+        .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport"]),
         .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),
