@@ -49,8 +49,13 @@ struct WindowTests {
                    "Xvfb is not installed (apt-get install xvfb x11-apps xdotool); with CI set this test fails instead"))
     func showsTheChannelInAWindowAndTakesItsKeys() async throws {
         let lineup = try await demoLineup()
-        let server = try await XServer()
-        defer { server.stop() }
+        try await XServer.running { server in
+            try await playInAWindow(lineup: lineup, on: server)
+        }
+    }
+
+    /// zapper in a window on `server`: the screen, a key, the close (the server is ended by the caller).
+    func playInAWindow(lineup: String, on server: XServer) async throws {
         // `auto`: KMS is not free (a card that is not there), a desktop is: the window.
         let zapper = try WindowedZapper(lineup: lineup,
                                         arguments: ["--channel", "1", "--size", "1280x720", "--audio-device", "none",
@@ -80,7 +85,9 @@ struct WindowTests {
         #expect(try await screenShowsChannel(2, in: window, of: server, png: shot), "see \(shot.path)")
 
         // Closing the window (as a window manager's close button does) ends zapper cleanly.
-        try WindowCloser.close(window: try await server.window(named: "Zapper"), display: server.display)
+        let id = try await server.window(named: "Zapper")
+        let display = server.display
+        try await offPool { try WindowCloser.close(window: id, display: display) }
         let run = await zapper.finish()
         #expect(run.status == 0 && run.stderr.contains("zapper: stopping"), "\(run.stderr)")
     }

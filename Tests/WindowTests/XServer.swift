@@ -9,6 +9,21 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     }
 }
 
+/// Starts `process` from a thread of its own whose signal mask is empty. A child inherits the
+/// mask of the thread that spawns it, and Swift's pool threads (Dispatch workers) block SIGTERM:
+/// a server started from one would never end on `terminate()`.
+func startWithSignalsUnblocked(_ process: Process) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        let thread = Thread {
+            var none = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, nil)
+            continuation.resume(with: Result { try process.run() })
+        }
+        thread.start()
+    }
+}
+
 /// A tool's exit status and output (TestSupport's `Tool.run`), run off the pool.
 struct ToolRun: Sendable {
     var status: Int32
@@ -65,7 +80,7 @@ final class XServer: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try await startWithSignalsUnblocked(process)
         // Xvfb writes its display number once it listens; a server that never does is ended.
         let process = self.process
         let timeout = DispatchWorkItem { if process.isRunning { process.terminate() } }
@@ -87,12 +102,35 @@ final class XServer: @unchecked Sendable {
         display = ":\(number)"
     }
 
-    /// Ends the server (it removes its own lock and socket). Does not wait.
-    func stop() {
-        if process.isRunning { process.terminate() }
+    /// Runs `body` with a server of its own, and ends the server afterwards, also when `body` throws.
+    static func running<T>(_ body: (XServer) async throws -> T) async throws -> T {
+        let server = try await XServer()
+        do {
+            let value = try await body(server)
+            await server.stop()
+            return value
+        } catch {
+            await server.stop()
+            throw error
+        }
     }
 
-    deinit { stop() }
+    /// Ends the server (it removes its own lock and socket) and waits for it; SIGKILL after 10 s.
+    func stop() async {
+        let process = self.process
+        guard process.isRunning else { return }
+        process.terminate()
+        _ = try? await offPool {
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
 
     /// A tool run with DISPLAY set to this server, off the pool, ended after 60 s at most.
     func run(_ tool: String, _ arguments: [String]) async throws -> ToolRun {
