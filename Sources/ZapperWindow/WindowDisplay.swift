@@ -64,7 +64,7 @@ public final class WindowDisplay: FrameOutput {
                 throw WindowError.sdl("SDL_CreateWindow")
             }
             made.window = window
-            // Vsync where the driver has it (SDL paces the others to the refresh rate itself).
+            // Vsync where the driver has it; `waitForFlip` keeps the others to the refresh rate.
             guard let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue) else {
                 throw WindowError.sdl("SDL_CreateRenderer")
             }
