@@ -11,7 +11,11 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev
+
+# Only `make test` needs these: a real X server for the window's test, xwd for its
+# screenshots (ffmpeg reads them), xdotool to type into the window (XTEST).
+TEST_PACKAGES := xvfb x11-apps xdotool
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv
@@ -73,6 +77,7 @@ demo: build-release
 ALONE_TESTS = flashAndBeepStayWithin40msFor30s
 
 test: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(TEST_PACKAGES)"
 	$(SWIFTPM) build $(SCRATCH) --build-tests
 	@# The failures are printed again at the end, where a CI log's tail shows them.
 	@set -o pipefail; { \

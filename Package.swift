@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -43,6 +44,8 @@ let package = Package(
         .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
+        // A window on a desktop (SDL2) as the display, its keyboard as an input.
+        .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
 
         // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
@@ -77,7 +80,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [
@@ -108,6 +111,8 @@ let package = Package(
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
+        // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
+        .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),

@@ -8,6 +8,7 @@ import ZapperHLS
 import ZapperInput
 import ZapperPlayer
 import ZapperSettings
+import ZapperWindow
 
 /// zapper: the live TV appliance. Wiring only: the rules live in ZapperCore,
 /// the devices in the backends, the pipeline in ZapperPlayer.
@@ -19,7 +20,7 @@ struct Zapper: ParsableCommand {
         version: ZapperVersion.current)
 
     enum DisplayChoice: String, ExpressibleByArgument, CaseIterable {
-        case auto, drm, offscreen
+        case auto, drm, window, offscreen
     }
 
     @Option(help: "The lineup: an M3U Plus file or http(s) URL (default: the configuration's `lineup`).")
@@ -34,11 +35,11 @@ struct Zapper: ParsableCommand {
     @Option(help: "The channel number to start on (default: the first).")
     var channel: Int?
 
-    @Option(help: "auto (KMS when a device opens, else offscreen), drm or offscreen.")
+    @Option(help: "auto (KMS when a device opens, else a window on a desktop, else offscreen), drm, window or offscreen.")
     var display: DisplayChoice = .auto
 
-    @Option(help: "Size of the offscreen display, WIDTHxHEIGHT.")
-    var size = "1920x1080"
+    @Option(help: "Size of the offscreen display or of the window's picture, WIDTHxHEIGHT (default: 1920x1080 offscreen, 1280x720 in a window).")
+    var size: String?
 
     @Option(help: "ALSA PCM device, or none (pictures then run on the system clock).")
     var audioDevice = "default"
@@ -137,9 +138,13 @@ struct Zapper: ParsableCommand {
         let state = restored?.state ?? ZapperState()
 
         var options = Player.Options()
-        let dimensions = size.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard dimensions.count == 2, dimensions.allSatisfy({ (16...8192).contains($0) && $0 % 2 == 0 }) else {
-            throw ValidationError("--size \(size): expected WIDTHxHEIGHT with even numbers, e.g. 1920x1080")
+        var sizes = (offscreen: (1920, 1080), window: (1280, 720))
+        if let size {
+            let dimensions = size.lowercased().split(separator: "x").compactMap { Int($0) }
+            guard dimensions.count == 2, dimensions.allSatisfy({ (16...8192).contains($0) && $0 % 2 == 0 }) else {
+                throw ValidationError("--size \(size): expected WIDTHxHEIGHT with even numbers, e.g. 1920x1080")
+            }
+            sizes = ((dimensions[0], dimensions[1]), (dimensions[0], dimensions[1]))
         }
         // ALSA's own error text goes to our log, not raw to stderr; "none" plays without sound.
         // A box without a sound card tries its device every few seconds: each line is said once.
@@ -173,7 +178,7 @@ struct Zapper: ParsableCommand {
             options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap, canonical: EvdevCodes.canonicalKeyName) }
         }
 
-        let output = try openDisplay(offscreenSize: (dimensions[0], dimensions[1]))
+        let output = try openDisplay(offscreenSize: sizes.offscreen, windowSize: sizes.window)
         say("\(parsed.channels.count) channels from \(lineup)")
         let preferred = channel ?? resumed(state, parsed.channels)
             ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
@@ -190,20 +195,27 @@ struct Zapper: ParsableCommand {
             try? store?.save(ended)
             throw error
         }
+        unblockStopSignals()
         Player.stopOnSignals()
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
+        // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
+        (output as? WindowDisplay)?.onKey = player.keySink
         let code = player.run()
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// KMS when asked for, or when `auto` finds a device; otherwise the offscreen display. Says which.
+    /// KMS when asked for, or when `auto` finds a device; else a window when asked for, or when
+    /// `auto` finds a desktop session (WAYLAND_DISPLAY or DISPLAY) that SDL opens a window on;
+    /// otherwise the offscreen display. Says which, and why.
     /// The KMS display follows VT switches (Ctrl+Alt+Fn: it stops presenting while another VT
     /// has the screen, and modesets and redraws on the way back) and display hotplug by itself,
-    /// from the frame loop's calls.
-    private func openDisplay(offscreenSize: (Int, Int)) throws -> FrameOutput {
-        if display != .offscreen {
+    /// from the frame loop's calls. The window is made on this (the main) thread, which then runs
+    /// the player's frame loop: SDL is only ever called from it.
+    private func openDisplay(offscreenSize: (Int, Int), windowSize: (Int, Int)) throws -> FrameOutput {
+        var why = "asked for"
+        if display == .auto || display == .drm {
             do {
                 var kms = KMSDisplay.Options(device: drmDevice, connector: connector)
                 if let mode { kms.mode = try ModeRequest.parse(mode) }
@@ -215,11 +227,23 @@ struct Zapper: ParsableCommand {
                     say("--display drm: \(error)")
                     throw ExitCode(1)
                 }
-                say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (no KMS display: \(error))")
-                return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
+                why = "no KMS display: \(error)"
             }
         }
-        say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (asked for)")
+        if display == .window || (display == .auto && WindowDisplay.desktopSession != nil) {
+            do {
+                let window = try WindowDisplay(width: windowSize.0, height: windowSize.1)
+                say("display window \(windowSize.0)x\(windowSize.1) on \(window.session) (\(why))")
+                return window
+            } catch {
+                if display == .window {
+                    say("--display window: \(error)")
+                    throw ExitCode(1)
+                }
+                why += "; no window: \(error)"
+            }
+        }
+        say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (\(why))")
         return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
     }
 
@@ -242,6 +266,17 @@ struct Zapper: ParsableCommand {
             throw ValidationError("\(error)")
         }
     }
+}
+
+/// A parent can hand down a signal mask that blocks SIGTERM and SIGINT (a program spawning zapper
+/// from one of its Dispatch threads does): then neither a `kill` nor the window's close (a raise on
+/// this thread) would ever stop zapper. This thread, and the threads it starts, take them again.
+private func unblockStopSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGTERM)
+    sigaddset(&signals, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }
 
 private func say(_ line: String) {
