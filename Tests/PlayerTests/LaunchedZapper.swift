@@ -51,6 +51,9 @@ final class LaunchedZapper {
         process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + state + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ALSA_CONFIG_PATH"] = configURL.path
+        // The offscreen display even on a desktop: `--display auto` would open a window there.
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
         process.environment = environment
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errURL)
