@@ -29,12 +29,7 @@ struct ZapperPlaybackTests {
         }
         let raw = try Tool.run("ffmpeg", arguments + ["-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
-        let bytes = [UInt8](raw.stdout)
-        func median(_ offset: Int) -> Int {
-            let values = stride(from: offset, to: bytes.count, by: 3).map { Int(bytes[$0]) }.sorted()
-            return values[values.count / 2]
-        }
-        return (median(0), median(1), median(2))
+        return medianRGB([UInt8](raw.stdout))
     }
 
     /// Whether a snapshot's median colour is a channel's (the picture behind no overlay).

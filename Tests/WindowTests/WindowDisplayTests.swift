@@ -20,12 +20,7 @@ struct WindowTests {
         let raw = try await ToolRun("ffmpeg", ["-v", "error", "-nostdin", "-i", png.path, "-vf", "crop=\(width):\(height):\(x):\(y)",
                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
-        let bytes = [UInt8](raw.stdout)
-        func median(_ offset: Int) -> Int {
-            let values = stride(from: offset, to: bytes.count, by: 3).map { Int(bytes[$0]) }.sorted()
-            return values[values.count / 2]
-        }
-        return (median(0), median(1), median(2))
+        return medianRGB([UInt8](raw.stdout))
     }
 
     /// Screenshots of the X screen until the window's rectangle shows the channel's colour
