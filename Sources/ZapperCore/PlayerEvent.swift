@@ -14,7 +14,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case stalled(channel: Int, seconds: Int)
     case soundLost(reason: String)
     case soundBack
-    case subtitlesFailed(channel: Int, error: String)
+    /// `said`: also on stderr (a track's first failed segment; a playlist retried every few seconds is the log's only).
+    case subtitlesFailed(channel: Int, error: String, said: Bool)
     case audioFailed(channel: Int, PlaybackFailure)
     case volume(level: Int, muted: Bool)
     case panelOpened(row: String)
@@ -83,7 +84,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .stalled(channel, seconds): [("channel", .int(channel)), ("seconds", .int(seconds))]
         case let .soundLost(reason): [("reason", .string(reason))]
         case .soundBack: []
-        case let .subtitlesFailed(channel, error): [("channel", .int(channel)), ("error", .string(error))]
+        case let .subtitlesFailed(channel, error, _): [("channel", .int(channel)), ("error", .string(error))]
         case let .volume(level, muted): [("level", .int(level)), ("muted", .bool(muted))]
         case let .panelOpened(row): [("row", .string(row))]
         case let .panelClosed(reason): [("reason", .string(reason.rawValue))]
@@ -114,7 +115,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
         case let .stalled(channel, seconds): "channel \(channel): stalled, no picture for \(seconds) s; tuning it again"
         case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
-        case let .subtitlesFailed(channel, error): "channel \(channel): subtitles: \(error)"
+        case let .subtitlesFailed(channel, error, said) where said: "channel \(channel): subtitles: \(error)"
         case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"
         case let .locked(channel, rating): "channel \(channel) locked (rated \(rating))"
         case let .unlocked(channel, _): "channel \(channel) unlocked"

@@ -23,14 +23,14 @@ final class SubtitlePlayer {
         track = SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence, cues: { cues.add($0) }) { event in
             switch event {
             case .playlistFailed:
-                log.emit(.subtitlesFailed(channel: channel, error: event.line))
+                log.emit(.subtitlesFailed(channel: channel, error: event.line, said: false))
             case .segmentFailed:
                 let first = segmentFailureTold.withLock { told in
                     defer { told = true }
                     return !told
                 }
                 if first {
-                    log.emit(.subtitlesFailed(channel: channel, error: event.line))
+                    log.emit(.subtitlesFailed(channel: channel, error: event.line, said: true))
                 }
             default:
                 break
