@@ -49,6 +49,14 @@ import ZapperCore
         #expect(config.network.blockPrivateAddresses)
     }
 
+    @Test func theUserAgentIsReadAndAHeaderThatCannotBeSentRefused() throws {
+        let config = try ConfigFile.parse("[network]\nuser-agent = \"Hotel-Box/7 (lobby)\"\n", file: "z.toml")
+        #expect(config.network.userAgent == "Hotel-Box/7 (lobby)")
+        #expect(try ConfigFile.parse("", file: "z.toml").network.userAgent == nil)
+        #expect(problems("[network]\nuser-agent = \"a\\r\\nX-Evil: 1\"\n").contains("network.user-agent: holds control characters"))
+        #expect(problems("[network]\nuser-agent = \"\"\n").contains("network.user-agent: is empty"))
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
