@@ -78,7 +78,9 @@ final class LaunchedZapper {
     }
 
     /// The events written so far.
-    var events: [[String: Any]] {
+    var events: [[String: Any]] { Self.events(at: eventsURL) }
+
+    static func events(at eventsURL: URL) -> [[String: Any]] {
         let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
         return lines.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -118,13 +120,29 @@ final class LaunchedZapper {
     /// Puts `fault` on `channel` of `origin` once `event` is logged, clears it `seconds`
     /// after the player's next `load-failed` (each wait recorded as an issue when it
     /// times out), and returns the finished run.
+    /// From the `load-failed` to the clearing the test waits on a thread of its own: a
+    /// wait on Swift's two pool threads can resume many seconds late while other tests
+    /// block them, and an outage that long rightly makes the player tune the channel again.
     func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: EventName,
                clearingAfter seconds: Double) async throws -> Run {
         #expect(await waitFor(event, seconds: 25), "no \(event)")
         #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
-        #expect(await waitFor(.loadFailed, seconds: 40), "no load-failed during \(fault)")
-        try await Task.sleep(for: .seconds(seconds))
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
+        let (process, eventsURL) = (self.process, self.eventsURL)
+        let (failed, cleared) = await withCheckedContinuation { (done: CheckedContinuation<(Bool, Int?), Never>) in
+            Thread {
+                let deadline = Date().addingTimeInterval(40)
+                var failed = false
+                while !failed, Date() < deadline, process.isRunning {
+                    failed = Self.events(at: eventsURL).contains { $0["event"] as? String == EventName.loadFailed.rawValue }
+                    if !failed { Thread.sleep(forTimeInterval: 0.05) }
+                }
+                if failed { Thread.sleep(forTimeInterval: seconds) }
+                let status = try? RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status
+                done.resume(returning: (failed, status))
+            }.start()
+        }
+        #expect(failed, "no load-failed during \(fault)")
+        #expect(cleared == 200)
         return await finish()
     }
 
