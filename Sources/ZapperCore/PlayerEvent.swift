@@ -113,7 +113,6 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .audioStarted(channel): "sound of \(channel) started"
         case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
-        case let .stalled(channel, seconds): "channel \(channel): stalled, no picture for \(seconds) s; tuning it again"
         case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
         case let .subtitlesFailed(channel, error, said) where said: "channel \(channel): subtitles: \(error)"
         case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"

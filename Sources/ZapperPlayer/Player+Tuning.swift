@@ -201,7 +201,7 @@ extension Player {
         if starved > tuner.settings.stallAfter, playback.failures.tellStall() {
             let seconds = starved / 1000
             log.emit(.stalled(channel: playback.channel.number, seconds: seconds))
-            fail(serial: playback.serial, channel: playback.channel.number, PlaybackFailure(.frozen, "no picture for \(seconds) s; tuning it again"), now: now)
+            fail(serial: playback.serial, channel: playback.channel.number, PlaybackFailure(.frozen, "stalled, no picture for \(seconds) s; tuning it again"), now: now)
             return self.playback === playback
         }
         guard starved > Self.starvedAfterMilliseconds, !playback.failures.isFailing else { return true }
