@@ -63,10 +63,14 @@ let package = Package(
             "ZapperCore", "TOMLKit", .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
-        // The player: a tuned channel's pipeline, the audio thread, the
-        // presentation loop, the event log and automation.
-        .target(name: "ZapperPlayer", dependencies: [
-            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperGuide", "ZapperSettings",
+        // The player: the frame loop, the audio thread, the event log and automation.
+        // It reaches the world only through ports (ZapperCore's protocols): no backend here.
+        .target(name: "ZapperPlayer", dependencies: ["ZapperCore"]),
+
+        // What the player's ports are made of on a box: channels fetched by our HLS client
+        // and decoded by FFmpeg, the screen composed with Cairo, guides and logos over HTTP.
+        .target(name: "ZapperEngine", dependencies: [
+            "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperGuide",
         ]),
 
         // The demo/test origin: a live HLS server on loopback (AES-128 demo: swift-crypto).
@@ -79,7 +83,7 @@ let package = Package(
 
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
-            "ZapperCore", "ZapperPlayer", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
+            "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
             "ZapperSettings", "ZapperHLS", "ZapperWindow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -106,7 +110,7 @@ let package = Package(
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
-        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperMedia", "TestSupport", "OriginKit"]),
+        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),
         .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),

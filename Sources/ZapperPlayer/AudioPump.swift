@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import ZapperCore
 
@@ -13,7 +12,7 @@ final class AudioPump: @unchecked Sendable {
     /// The device being written to, as the clock reads it (swapped by the audio thread).
     private var sink: (any PCMSink)?
     private let lock = NSCondition()
-    private var playback: ChannelPlayback?
+    private var playback: (any ChannelStream)?
     /// Timeline time at the start, and the wall time it maps to.
     private var origin: (time: Double, wall: Double)?
     private var writtenUntil: Double?       // timeline time at the end of what was written
@@ -21,38 +20,51 @@ final class AudioPump: @unchecked Sendable {
     private var soundFrames = 0             // of the channel's own sound since `origin` (not silence before it)
     private var started = false
     /// The old channel's last sound, faded out after a tune change.
-    private var fading: (playback: ChannelPlayback, from: Double, framesLeft: Int)?
+    private var fading: (playback: any ChannelStream, from: Double, framesLeft: Int)?
     private var volume = 100
     private var muted = false
     /// Sound withheld whatever the volume (a locked channel); not the viewer's mute.
     private var withheld = false
     /// Fades last this long: no click when a channel starts or stops.
     static let fadeSeconds = 0.03
-    private let onStarted: @Sendable (ChannelPlayback) -> Void
+    private let onStarted: @Sendable (any ChannelStream) -> Void
+    /// The monotonic clock the sound is paced on when no device holds it back.
+    private let wallClock: any PlayerClock
+    /// A period of silence (the pump's thread only).
+    private var silence: [Int16] = []
+    /// The device when the pump is stepped by hand (`threaded` false).
+    private var steppedDevice: SoundDevice?
 
     /// `openSound` opens the real device (nil: none); `onSound` hears when it is lost and back.
-    init(openSound: (@Sendable () throws -> any PCMSink)?, onSound: @escaping @Sendable (SoundDevice.Change) -> Void,
-         onStarted: @escaping @Sendable (ChannelPlayback) -> Void) {
+    /// `threaded`: a thread of its own writes to the device as it takes the sound; otherwise
+    /// nothing is written until `step()` (a test on a virtual clock).
+    init(openSound: (@Sendable () throws -> any PCMSink)?, clock: any PlayerClock, threaded: Bool = true,
+         onSound: @escaping @Sendable (SoundDevice.Change) -> Void, onStarted: @escaping @Sendable (any ChannelStream) -> Void) {
         self.onStarted = onStarted
+        wallClock = clock
+        guard threaded else {
+            steppedDevice = SoundDevice(open: openSound, now: { clock.monotonic }, report: onSound)
+            return
+        }
         let thread = Thread { [weak self] in
-            let device = SoundDevice(open: openSound, now: { AudioPump.wall() }, report: onSound)
+            let device = SoundDevice(open: openSound, now: { clock.monotonic }, report: onSound)
             self?.loop(device)
         }
         thread.name = "zapper-audio"
         thread.start()
     }
 
-    static func wall() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    private func wall() -> Double { wallClock.monotonic }
 
     /// The rate the pump writes at (every device is opened at it; ALSA's plug layer converts).
     static let sampleRate = 48_000
     var sampleRate: Int { Self.sampleRate }
 
     /// Plays `playback` from timeline time `time`, which is on screen now.
-    func begin(_ playback: ChannelPlayback, at time: Double) {
+    func begin(_ playback: any ChannelStream, at time: Double) {
         lock.lock()
         self.playback = playback
-        origin = (time, Self.wall())
+        origin = (time, wall())
         writtenUntil = nil
         framesWritten = 0
         soundFrames = 0
@@ -102,49 +114,53 @@ final class AudioPump: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard let origin else { return nil }
-        let wallClock = origin.time + (Self.wall() - origin.wall)
+        let wallClock = origin.time + (wall() - origin.wall)
         guard let writtenUntil, let sink else { return wallClock }
         let rate = Double(sampleRate)
-        let ahead = Double(framesWritten) / rate - (Self.wall() - origin.wall)
+        let ahead = Double(framesWritten) / rate - (wall() - origin.wall)
         let held = max(Double(sink.delayFrames) / rate, ahead)
         return writtenUntil - held
     }
 
     private func loop(_ device: SoundDevice) {
-        var silence: [Int16] = []
         while true {
-            // The device may have changed (lost, or back): its period and its delay are the clock's.
-            let periodFrames = max(device.sink.periodFrames, 240)
-            if silence.count != periodFrames * 2 { silence = [Int16](repeating: 0, count: periodFrames * 2) }
-            lock.withLock { sink = device.sink }
-            pumpOnce(device, periodFrames: periodFrames, silence: silence)
+            if let wait = pumpOnce(device) { Thread.sleep(forTimeInterval: wait) }
         }
     }
 
-    /// Writes one period: the playing channel's sound, the old one fading out, or silence.
+    /// Writes what is due now (a pump stepped by hand): as much as the device's buffer
+    /// may hold ahead of the clock. At most `limit` periods.
+    func step(limit: Int = 1000) {
+        guard let device = steppedDevice else { return }
+        for _ in 0..<limit where pumpOnce(device) != nil { return }
+    }
+
+    /// Writes one period: the playing channel's sound, the old one fading out, or silence;
+    /// or returns how long to wait first (nothing on screen yet, or the device's buffer full).
     /// (One period per call, not one long loop body: the optimizer of Swift 6.3 never
     /// finished with the loop written inline.)
-    private func pumpOnce(_ device: SoundDevice, periodFrames: Int, silence: [Int16]) {
+    private func pumpOnce(_ device: SoundDevice) -> Double? {
+        // The device may have changed (lost, or back): its period and its delay are the clock's.
+        let periodFrames = max(device.sink.periodFrames, 240)
+        if silence.count != periodFrames * 2 { silence = [Int16](repeating: 0, count: periodFrames * 2) }
+        lock.withLock { sink = device.sink }
         lock.lock()
         let playback = self.playback
         let origin = self.origin
         // Until sound flows the timeline runs on the wall clock: sound that arrives late
         // (a separate audio rendition) starts where the picture is now, not where it began.
-        let from = writtenUntil ?? origin.map { $0.time + (Self.wall() - $0.wall) } ?? 0
+        let from = writtenUntil ?? origin.map { $0.time + (wall() - $0.wall) } ?? 0
         let fading = self.fading
         let gain = muted || withheld ? Float(0) : Float(volume * volume) / 10_000
         let faded = framesWritten
         let heard = soundFrames
         lock.unlock()
         // Nothing on screen yet: nothing to play.
-        guard let origin else {
-            Thread.sleep(forTimeInterval: 0.005)
-            return
-        }
+        guard let origin else { return 0.005 }
         // Stay no more than the device's buffer ahead of the wall clock.
-        let ahead = Double(faded) / Double(sampleRate) - (Self.wall() - origin.wall)
+        let ahead = Double(faded) / Double(sampleRate) - (wall() - origin.wall)
         let allowed = Double(device.sink.bufferFrames) / Double(sampleRate)
-        if ahead > allowed { Thread.sleep(forTimeInterval: ahead - allowed) }
+        if ahead > allowed { return ahead - allowed }
         var chunk = silence
         var chunkTime: Double?
         var lead = 0
@@ -160,10 +176,11 @@ final class AudioPump: @unchecked Sendable {
         }
         chunk.withUnsafeBufferPointer { device.write($0) }
         recordWrite(of: chunk.count / 2, at: chunkTime, lead: lead, for: playback)
+        return nil
     }
 
     /// The next piece of the old channel's sound, fading; nil once it is over.
-    private func fadeOut(_ fading: (playback: ChannelPlayback, from: Double, framesLeft: Int), periodFrames: Int,
+    private func fadeOut(_ fading: (playback: any ChannelStream, from: Double, framesLeft: Int), periodFrames: Int,
                          gain: Float, ramp: Double) -> [Int16]? {
         let taken = fading.playback.takeAudio(frames: min(periodFrames, fading.framesLeft), from: fading.from)
         var chunk = taken?.samples
@@ -183,7 +200,7 @@ final class AudioPump: @unchecked Sendable {
     }
 
     /// Moves the clock on by what was written (`lead` of it silence before the channel's sound).
-    private func recordWrite(of frames: Int, at chunkTime: Double?, lead: Int, for playback: ChannelPlayback?) {
+    private func recordWrite(of frames: Int, at chunkTime: Double?, lead: Int, for playback: (any ChannelStream)?) {
         lock.lock()
         defer { lock.unlock() }
         guard self.origin != nil, self.playback === playback else { return }

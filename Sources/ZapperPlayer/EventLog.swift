@@ -7,13 +7,17 @@ import ZapperCore
 /// written to `--events FILE` as they happen; the newest are kept in memory
 /// for `wait-event` (a box runs for months: not all of them).
 public final class EventLog: Sendable {
-    private let start = DispatchTime.now().uptimeNanoseconds
+    /// The clock's monotonic seconds when the log began.
+    private let start: Double
+    private let clock: any PlayerClock
     /// The events kept, and how many came before the first of them.
     private let state = Mutex<(kept: [Event], dropped: Int)>(([], 0))
     static let kept = 4096
     private let file: FileHandle?
 
-    public init(path: String?) throws {
+    public init(path: String?, clock: any PlayerClock = SystemClock()) throws {
+        self.clock = clock
+        start = clock.monotonic
         if let path {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
                 throw PlayerError("\(path): cannot write the event log")
@@ -25,11 +29,11 @@ public final class EventLog: Sendable {
     }
 
     /// Milliseconds since the log began.
-    public var now: Int { Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) }
+    public var now: Int { milliseconds(atMonotonic: clock.monotonic) }
 
     /// The log's milliseconds at a CLOCK_MONOTONIC time in seconds (a page flip's timestamp).
     public func milliseconds(atMonotonic seconds: Double) -> Int {
-        Int((seconds * 1e9 - Double(start)) / 1e6)
+        Int(((seconds - start) * 1000).rounded(.down))
     }
 
     /// Writes the event to the log, and its line (if it has one) to stderr: the one place both happen.

@@ -1,24 +1,21 @@
 import Foundation
 import ZapperCore
-import ZapperGuide
-import ZapperHLS
 
 /// The programme guide for the card and the banner: read in the background
-/// from the lineup's `url-tvg` (or `--guide`), a file or http(s), streaming,
-/// and refreshed every hour. A refresh that fails keeps the guide we have.
+/// from the lineup's `url-tvg` (or `--guide`) by the guide loader, and
+/// refreshed every hour. A refresh that fails keeps the guide we have.
 final class GuideStore: @unchecked Sendable {
     private let lock = NSLock()
     private var guide: Guide?
-    private let source: String
+    private let loader: any GuideLoader
     private let channelIDs: Set<String>
     private let refreshSeconds: Double
-    /// A guide download must be whole within this long (a server that trickles would
-    /// otherwise hold the refresh for good).
-    static let downloadSeconds = 300.0
+    private let clock: any PlayerClock
 
-    init(source: String, lineup: [LineupChannel], refreshSeconds: Double = 3600) {
-        self.source = source
+    init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock()) {
+        self.loader = loader
         self.refreshSeconds = refreshSeconds
+        self.clock = clock
         channelIDs = Set(lineup.compactMap(\.guideID))
     }
 
@@ -32,41 +29,22 @@ final class GuideStore: @unchecked Sendable {
         }
     }
 
-    private func refresh() async {
-        let options = GuideReader.Options(window: GuideWindow(now: Date()), channelIDs: channelIDs)
+    /// Loads the guide once more, merged into what we had.
+    func refresh() async {
         do {
-            let document: GuideDocument
-            if let url = URL(string: source), url.scheme == "http" || url.scheme == "https" {
-                let reader = GuideReader(source: source, options: options)
-                do {
-                    let deadline = HTTPFetcher.now() + Self.downloadSeconds
-                    let response = try await HTTPFetcher.shared.start(url)
-                    var bytes = 0
-                    for try await chunk in response.body {
-                        bytes += chunk.readableBytes
-                        try HTTPFetcher.check(deadline: deadline, url: url, bytes: bytes)
-                        try await reader.feed(Array(chunk.readableBytesView))
-                    }
-                } catch {
-                    reader.cancel()
-                    throw error
-                }
-                document = try await reader.finish()
-            } else {
-                let path = source.hasPrefix("file://") ? String(source.dropFirst(7)) : source
-                document = try await Task.detached { try GuideReader.read(path: path, options: options) }.value
-            }
-            for problem in document.problems.prefix(5) { Player.say("guide: \(problem)") }
-            let count = document.guide.programmeCount
-            lock.withLock { guide = guide.map { $0.merging(document.guide, window: GuideWindow(now: Date())) } ?? document.guide }
-            Player.say("guide: \(count) programmes from \(source)")
+            let loaded = try await loader.load(window: GuideWindow(now: clock.date), channelIDs: channelIDs)
+            for problem in loaded.problems.prefix(5) { Player.say("guide: \(problem)") }
+            let count = loaded.guide.programmeCount
+            let window = GuideWindow(now: clock.date)
+            lock.withLock { guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide }
+            Player.say("guide: \(count) programmes from \(loader.source)")
         } catch {
             Player.say("guide: \(error) (keeping what we had)")
         }
     }
 
     /// Now and next on a channel, as the card and the banner show them.
-    func lines(for channel: LineupChannel?, at date: Date = Date()) -> (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?) {
+    func lines(for channel: LineupChannel?, at date: Date) -> (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?) {
         guard let channel, let guide = lock.withLock({ guide }) else { return (nil, nil, nil) }
         let now = guide.now(for: channel, at: date)
         let next = guide.next(for: channel, after: now?.start ?? date)
@@ -74,7 +52,7 @@ final class GuideStore: @unchecked Sendable {
     }
 
     /// The programme on now, whole (the panel's info page, the parental lock).
-    func programme(for channel: LineupChannel?, at date: Date = Date()) -> Programme? {
+    func programme(for channel: LineupChannel?, at date: Date) -> Programme? {
         guard let channel, let guide = lock.withLock({ guide }) else { return nil }
         return guide.now(for: channel, at: date)
     }

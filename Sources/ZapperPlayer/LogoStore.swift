@@ -1,6 +1,5 @@
 import Foundation
 import ZapperCore
-import ZapperHLS
 
 /// Channel logos from the lineup's `tvg-logo`, each fetched once in the
 /// background and kept; while a logo is missing the card draws the channel's
@@ -21,13 +20,15 @@ final class LogoStore: @unchecked Sendable {
     private var asked: Set<URL> = []
     private var failedUntil: [URL: ContinuousClock.Instant] = [:]
     private var said: Set<URL> = []
+    private let loader: any ByteLoader
     private let retryAfter: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
     private let say: @Sendable (String) -> Void
 
     /// `now` is the clock the retry period is measured on (a test moves it by hand).
-    init(retryAfter: Duration = .seconds(300), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+    init(loader: any ByteLoader, retryAfter: Duration = .seconds(300), now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
          say: @escaping @Sendable (String) -> Void = Player.say) {
+        self.loader = loader
         self.retryAfter = retryAfter
         self.now = now
         self.say = say
@@ -51,9 +52,9 @@ final class LogoStore: @unchecked Sendable {
             return (nil, asked.insert(url).inserted)
         }
         if fetch {
-            Task.detached { [weak self] in
+            Task.detached { [weak self, loader] in
                 do {
-                    let bytes = try await HTTPFetcher.shared.bytes(url, limit: Self.logoLimit)
+                    let bytes = try await loader.bytes(url, limit: Self.logoLimit)
                     self?.keep(bytes, for: url)
                 } catch {
                     self?.failed(url, channel: channel, error: error)

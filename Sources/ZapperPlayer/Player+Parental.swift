@@ -1,6 +1,5 @@
 import Foundation
 import ZapperCore
-import ZapperSettings
 
 /// Parental control (issue 6): a channel or programme rated above the limit
 /// shows the locked card instead of its picture, and its sound is withheld,
@@ -32,9 +31,10 @@ extension Player {
         switch action {
         case .digit(let digit):
             let hash = options.config.parental.pinHash
-            report(gate.enter(digit: digit, now: now) { pin in hash.map { PINHash.verify(pin: pin, against: $0) } ?? false })
+            let verify = ports.verifyPIN
+            report(gate.enter(digit: digit, now: now) { pin in hash.map { verify(pin, $0) } ?? false })
             // Wrong PINs and a lockout outlast a restart (pulling the plug must not reset them).
-            let lockout = gate.lockout(now: now, wallNow: Self.wallMilliseconds())
+            let lockout = gate.lockout(now: now, wallNow: wallMilliseconds)
             keeper.change { $0.parental = lockout == ParentalLockout() ? nil : lockout }
             audio.withhold(gate.isLocked)
             return true

@@ -57,7 +57,7 @@ extension Player {
         let wanted = wantedSubtitles(in: renditions, for: playback.channel).map { renditions[$0] }
         if subtitles?.channel != playback.channel.number || subtitles?.rendition != wanted {
             subtitles = wanted.flatMap { rendition in
-                rendition.uri.map { SubtitlePlayer(channel: playback.channel.number, rendition: rendition, url: $0, fetcher: playback.fetcher,
+                rendition.uri.map { SubtitlePlayer(channel: playback.channel.number, rendition: rendition, url: $0, stream: playback,
                                                 startSequence: start, log: log) }
             }
         }

@@ -64,11 +64,10 @@ extension Player {
         awaitingFirstPicture = true
     }
 
-    private func makePlayback(_ channel: LineupChannel, serial: Int?) -> ChannelPlayback {
+    private func makePlayback(_ channel: LineupChannel, serial: Int?) -> any ChannelStream {
         let log = self.log
         let inbox = self.newsPoster
-        return ChannelPlayback(channel: channel, serial: serial, sampleRate: audio.sampleRate, parametersCache: parametersCache,
-                               audioLanguage: keeper.state.audio[channel.stateKey]) { news, serial in
+        return ports.channels.open(channel, serial: serial, audioLanguage: keeper.state.audio[channel.stateKey]) { news, serial in
             switch news {
             case .failed(let failure):
                 inbox(.failed(serial: serial, channel: channel.number, failure))
@@ -97,7 +96,7 @@ extension Player {
         let wanted = Set([tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]])
             .subtracting([number]).subtracting(options.crashNotice?.quarantined ?? [])
         for (neighbour, playback) in warm where !wanted.contains(neighbour) {
-            playback.stop()
+            playback.stop(keepingSound: false)
             warm[neighbour] = nil
         }
         for neighbour in wanted where warm[neighbour] == nil {
@@ -133,7 +132,7 @@ extension Player {
             if let picture = playback.picture(at: clock) {
                 do {
                     let scaleStart = DispatchTime.now().uptimeNanoseconds
-                    try screen.show(picture.frame)
+                    try screen.show(picture.picture)
                     scaleNanoseconds = DispatchTime.now().uptimeNanoseconds - scaleStart
                     if awaitingFirstPicture {
                         firstPicture = (playback.serial, picture.time)
@@ -150,7 +149,7 @@ extension Player {
                 }
             }
         }
-        let date = Date()
+        let date = clock.date
         parentalTick(now: now, date: date)
         subtitleTick()
         panelTick(now: now)
@@ -171,7 +170,7 @@ extension Player {
             return nil
         }
         guard presented else { return nil }
-        let queued = AudioPump.wall()
+        let queued = clock.monotonic
         let composeNanoseconds = DispatchTime.now().uptimeNanoseconds - composeStart
         let flip = (try? screen.output.waitForFlip(timeoutMilliseconds: 100)) ?? nil
         if options.traceFlips {
@@ -195,7 +194,7 @@ extension Player {
     /// Still nothing after the tuner's `stallAfter`: the channel has stalled (a decoder that
     /// returns nothing, a live edge that stopped, a pipeline stuck), and the tuner tunes it again.
     /// False when the playback was stopped for it.
-    private func watchForStarvation(_ playback: ChannelPlayback, now: Int) -> Bool {
+    private func watchForStarvation(_ playback: any ChannelStream, now: Int) -> Bool {
         guard !awaitingFirstPicture else { return true }
         let starved = now - lastPictureAt
         if starved > tuner.settings.stallAfter, playback.failures.tellStall() {

@@ -2,13 +2,12 @@ import Dispatch
 import Foundation
 import Synchronization
 import ZapperCore
-import ZapperMedia
-import ZapperSettings
 
-/// The running appliance: one loop owns the screen. Each tick it
+/// The running appliance: one loop owns the screen (`FrameLoop`). Each tick it
 /// takes in keys and news from the media threads, lets the tuner decide,
 /// shows the picture due on the audio clock with the overlay on top, and
-/// presents it at the display's next vblank.
+/// presents it at the display's next vblank. It reaches the world only through
+/// its ports (`PlayerPorts`).
 public final class Player {
     public struct Options {
         /// Opens the sound device (the executable wires ALSA in); nil: no sound, pictures on the system clock.
@@ -22,15 +21,12 @@ public final class Player {
         /// Diagnostics: a `flip` event per presented frame (when it hit the screen, what drawing it cost).
         public var traceFlips = false
         public var tuner = TunerSettings()
-        /// The XMLTV guide: a file or an http(s) URL (default: the lineup's `url-tvg`).
-        public var guideSource: String?
         /// Keep the next and previous channels ready for an instant flip.
         public var warmNeighbours = true
         /// The configuration file's settings (parental control, signage).
         public var config = ZapperConfig()
-        /// The state restored at start, and where changes to it are saved (nil: not saved).
+        /// The state restored at start (saved through `PlayerPorts.stateStore`).
         public var state = ZapperState()
-        public var stateStore: StateStore?
         /// Set when the crash-loop breaker skipped or quarantined channels at start.
         public var crashNotice: CrashNotice?
         public init() {}
@@ -62,14 +58,15 @@ public final class Player {
     }
 
     let options: Options
+    let ports: PlayerPorts
     public let log: EventLog
     let audio: AudioPump
-    let screen: Screen
+    let screen: any Screen
+    let clock: any PlayerClock
     let channels: [Int: LineupChannel]
     var tuner: Tuner
     var keys: KeyRouter
-    let parametersCache = ParametersCache()
-    let logos = LogoStore()
+    let logos: LogoStore
     let guide: GuideStore?
     var overlay = OverlayModel()
     /// The swipe-up panel's focus, and the channel list's order (grouped).
@@ -96,9 +93,9 @@ public final class Player {
     var newsPoster: @Sendable (News) -> Void { { [inbox] in inbox.post($0) } }
 
     /// The channel loading or playing, and whether its first picture is still to come.
-    var playback: ChannelPlayback?
+    var playback: (any ChannelStream)?
     /// The warm neighbours, by channel number.
-    var warm: [Int: ChannelPlayback] = [:]
+    var warm: [Int: any ChannelStream] = [:]
     var awaitingFirstPicture = false
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
@@ -106,23 +103,28 @@ public final class Player {
     var loggedFailure: (serial: Int, failure: PlaybackFailure)?
     static let starvedAfterMilliseconds = 2500
 
-    public init(lineup: [LineupChannel], start: Int, output: FrameOutput, options: Options) throws {
+    public init(lineup: [LineupChannel], start: Int, ports: PlayerPorts, options: Options) throws {
         self.options = options
-        log = try EventLog(path: options.eventsPath)
-        screen = Screen(output: output)
-        keeper = StateKeeper(store: options.stateStore, state: options.state)
+        self.ports = ports
+        clock = ports.clock
+        log = try EventLog(path: options.eventsPath, clock: ports.clock)
+        screen = ports.screen
+        logos = LogoStore(loader: ports.logos)
+        keeper = StateKeeper(store: ports.stateStore, state: options.state)
         screen.pictureMode = options.state.picture
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner)
         keys = KeyRouter(keymap: options.keymap)
         panelOrder = Self.panelOrder(lineup)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
-        if let saved = options.state.parental { gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds()) }
-        guide = options.guideSource.map { GuideStore(source: $0, lineup: lineup) }
+        if let saved = options.state.parental {
+            gate.restore(saved, now: log.now, wallNow: Int((ports.clock.date.timeIntervalSince1970 * 1000).rounded()))
+        }
+        guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) }
         guide?.start()
         let log = self.log
         let retried = options.openSound != nil
-        audio = AudioPump(openSound: options.openSound, onSound: { change in
+        audio = AudioPump(openSound: options.openSound, clock: ports.clock, threaded: ports.audioThread, onSound: { change in
             switch change {
             case .lost(let reason):
                 log.emit(.soundLost(reason: reason))
@@ -144,7 +146,7 @@ public final class Player {
     }
 
     /// The wall clock in milliseconds since 1970 (for what must outlast a restart).
-    static func wallMilliseconds() -> Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
+    var wallMilliseconds: Int { Int((clock.date.timeIntervalSince1970 * 1000).rounded()) }
 
     static func say(_ line: String) {
         FileHandle.standardError.write(Data("zapper: \(line)\n".utf8))
@@ -163,66 +165,29 @@ public final class Player {
     /// Where input devices send keys (from any thread).
     public var keySink: @Sendable (KeyEvent) -> Void { { [inbox, log] in inbox.post(.key($0, arrived: log.now)) } }
 
-    /// Runs until the script quits (exit code 0), a script step fails (1), or forever without a script.
-    public func run() -> Int32 {
-        var script = ScriptRunner(lines: options.script, log: log)
-        let tick = 1.0 / 60
-        var next = AudioPump.wall()
-        var repaint = RepaintClock()
-        let systemd = SystemdNotify()
-        defer { systemd.stopping() }
-        while !Self.stopRequested.load(ordering: .relaxed) {
-            let woke = AudioPump.wall()
-            let now = log.now
-            for news in inbox.take() { handle(news, now: now) }
-            for action in keys.due(now: now) { perform(action, now: now) }
-            if let deadline = tuner.nextDeadline, deadline <= now { apply(tuner.handle(.tick, now: now)) }
-            let state = script.step(snapshot: { try self.snapshot($0) },
-                                    key: { name, kind, due in
-                                        self.handle(.key(KeyEvent(name: name, kind: kind, device: "script"), arrived: due), now: self.log.now)
-                                    })
-            switch state {
-            case .running: break
-            case .quit:
-                stopAll()
-                return 0
-            case .failed(let reason):
-                Self.say("script: \(reason)")
-                stopAll()
-                return 1
-            }
-            keeper.flush(now: now)
-            screen.output.serviceEvents()
-            systemd.tick(now: now, view: tuner.view)
-            if let presented = presentFrame() {
-                // Drawing the next frame starts as late as still makes the next vblank, so a key
-                // that comes before then is on screen at that vblank (RepaintClock).
-                repaint.drew(seconds: presented.queued - woke)
-                if let flip = presented.flip {
-                    repaint.flipped(at: flip)
-                    let wall = AudioPump.wall()
-                    if let start = repaint.nextDrawStart, start > wall { Thread.sleep(forTimeInterval: start - wall) }
-                }
-                next = AudioPump.wall() + tick / 2
-                continue
-            }
-            next += tick
-            let wall = AudioPump.wall()
-            if next > wall {
-                Thread.sleep(forTimeInterval: next - wall)
-            } else {
-                next = wall  // late: no catching up with a burst of ticks
-            }
-        }
-        Self.say("stopping")
-        stopAll()
-        return 0
+    /// One tick of the frame loop: news and keys taken in, the tuner's deadlines kept, the
+    /// state saved when due, and the picture due now presented under the overlay (nil: nothing
+    /// was presented). A test on a virtual clock calls it directly; `FrameLoop` on a box.
+    func tick() -> Presented? {
+        let now = log.now
+        for news in inbox.take() { handle(news, now: now) }
+        for action in keys.due(now: now) { perform(action, now: now) }
+        if let deadline = tuner.nextDeadline, deadline <= now { apply(tuner.handle(.tick, now: now)) }
+        keeper.flush(now: now)
+        screen.output.serviceEvents()
+        if !ports.audioThread { audio.step() }
+        return presentFrame()
     }
 
-    private func stopAll() {
-        for neighbour in warm.values { neighbour.stop() }
+    /// A script's key, as if it came from a remote now.
+    func scriptKey(_ name: String, _ kind: KeyEvent.Kind, arrived: Int) {
+        handle(.key(KeyEvent(name: name, kind: kind, device: "script"), arrived: arrived), now: log.now)
+    }
+
+    func stopAll() {
+        for neighbour in warm.values { neighbour.stop(keepingSound: false) }
         warm.removeAll()
-        playback?.stop()
+        playback?.stop(keepingSound: false)
         audio.end()
         keeper.change { $0.running = false }
         keeper.flush(now: log.now, waiting: true)

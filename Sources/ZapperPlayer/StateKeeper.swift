@@ -1,14 +1,13 @@
 import Dispatch
 import Foundation
 import ZapperCore
-import ZapperSettings
 
 /// The state that outlives the process (last channel, volume, picture mode,
 /// per-channel audio and subtitle choices): changed by the loop, saved on a
-/// queue of its own at most twice a second, each save atomic (StateStore).
+/// queue of its own at most twice a second, each save atomic on a box (`StateSaving`).
 final class StateKeeper {
     private(set) var state: ZapperState
-    private let store: StateStore?
+    private let store: (any StateSaving)?
     private let queue = DispatchQueue(label: "zapper-state")
     private var dirty = false
     private var lastSave = Int.min / 2
@@ -16,7 +15,7 @@ final class StateKeeper {
     static let interval = 500
     private let failureSaid = SaidOnce()
 
-    init(store: StateStore?, state: ZapperState) {
+    init(store: (any StateSaving)?, state: ZapperState) {
         self.store = store
         self.state = state
     }

@@ -1,48 +1,42 @@
 import Foundation
 import Synchronization
 import ZapperCore
-import ZapperHLS
 
-/// One channel's chosen subtitles: a SubtitleTrack following the rendition's
-/// live playlist, and the cues it delivered, shown while the audio clock is
-/// inside them. Cue times are stream times; the playback's timeline offset
-/// of the cue's discontinuity puts them on the clock.
+/// One channel's chosen subtitles: the stream follows the rendition's live
+/// playlist and delivers its cues, shown while the audio clock is inside them.
+/// Cue times are stream times; the stream's timeline offset of the cue's
+/// discontinuity puts them on the clock.
 final class SubtitlePlayer {
     let channel: Int
     let rendition: HLSRendition
-    private let track: SubtitleTrack
     private let cues = CueBuffer()
+    private var follower: (any SubtitleFollower)?
 
-    init(channel: Int, rendition: HLSRendition, url: URL, fetcher: HTTPFetcher, startSequence: Int64, log: EventLog) {
+    init(channel: Int, rendition: HLSRendition, url: URL, stream: any ChannelStream, startSequence: Int64, log: EventLog) {
         self.channel = channel
         self.rendition = rendition
         let cues = self.cues
         // A failing playlist is told on each report; a failing segment (a hostile cue file comes
         // every two seconds) once for the track.
         let segmentFailureTold = Mutex(false)
-        track = SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence, cues: { cues.add($0) }) { event in
-            switch event {
-            case .playlistFailed:
-                log.emit(.subtitlesFailed(channel: channel, error: event.line, said: false))
-            case .segmentFailed:
+        follower = stream.followSubtitles(rendition, url: url, from: startSequence, cues: { cues.add($0) }) { trouble in
+            switch trouble {
+            case .playlist(let line):
+                log.emit(.subtitlesFailed(channel: channel, error: line, said: false))
+            case .segment(let line):
                 let first = segmentFailureTold.withLock { told in
                     defer { told = true }
                     return !told
                 }
                 if first {
-                    log.emit(.subtitlesFailed(channel: channel, error: event.line, said: true))
+                    log.emit(.subtitlesFailed(channel: channel, error: line, said: true))
                 }
-            default:
-                break
             }
         }
-        track.start()
     }
 
-    deinit { track.stop() }
-
     /// The lines of the cues showing at `clock` (timeline seconds).
-    func lines(at clock: Double, tracks: ChannelTracks) -> [String] {
+    func lines(at clock: Double, tracks: any ChannelTrackList) -> [String] {
         cues.showing(at: clock) { tracks.offset(discontinuity: $0) }
             .flatMap { $0.text.split(separator: "\n").map(String.init) }
     }

@@ -188,3 +188,6 @@ public struct StateStoreError: Error, Sendable, Equatable, CustomStringConvertib
         StateStoreError(path: path, message: "\(call) failed: \(String(cString: strerror(errno)))")
     }
 }
+
+/// The player keeps its state through this store.
+extension StateStore: StateSaving {}

@@ -4,6 +4,7 @@ import Synchronization
 import ZapperAudio
 import ZapperCore
 import ZapperDisplay
+import ZapperEngine
 import ZapperHLS
 import ZapperInput
 import ZapperPlayer
@@ -161,12 +162,11 @@ struct Zapper: ParsableCommand {
         options.traceFlips = traceFlips
         options.config = settings
         options.state = state
-        options.stateStore = store
-        options.guideSource = guide ?? settings.guide
-        if options.guideSource == nil, let listed = parsed.guideURL {
+        var guideSource = guide ?? settings.guide
+        if guideSource == nil, let listed = parsed.guideURL {
             // Only http and https leave a lineup: a lineup cannot point us at a local file.
             if case .success = MediaURLPolicy.check(listed.absoluteString) {
-                options.guideSource = listed.absoluteString
+                guideSource = listed.absoluteString
             } else {
                 say("\(lineup): url-tvg \(listed.absoluteString) ignored: only http and https may be fetched")
             }
@@ -188,7 +188,10 @@ struct Zapper: ParsableCommand {
         options.crashNotice = start.notice
         let player: Player
         do {
-            player = try Player(lineup: parsed.channels, start: start.channel, output: output, options: options)
+            let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
+                                    guide: guideSource.map { XMLTVGuideLoader(source: $0) },
+                                    verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store)
+            player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
         } catch {
             var ended = start.state
             ended.running = false

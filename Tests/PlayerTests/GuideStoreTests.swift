@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZapperCore
+import ZapperEngine
 @testable import ZapperPlayer
 
 /// The guide as the player keeps it: read at start, read again every refresh period, and a
@@ -23,7 +24,7 @@ struct GuideStoreTests {
 
     private func title(_ store: GuideStore, _ channel: LineupChannel, becomes wanted: String) async throws -> Bool {
         for _ in 0..<100 {
-            if store.lines(for: channel).now?.title == wanted { return true }
+            if store.lines(for: channel, at: Date()).now?.title == wanted { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
@@ -34,13 +35,13 @@ struct GuideStoreTests {
         defer { try? FileManager.default.removeItem(at: file) }
         try Self.xmltv(title: "Morning News").write(to: file, atomically: true, encoding: .utf8)
         let channel = LineupChannel(number: 1, name: "A", url: URL(string: "http://127.0.0.1:9/a.m3u8")!, guideID: "a.test")
-        let store = GuideStore(source: file.path, lineup: [channel], refreshSeconds: 0.2)
+        let store = GuideStore(loader: XMLTVGuideLoader(source: file.path), lineup: [channel], refreshSeconds: 0.2)
         store.start()
         #expect(try await title(store, channel, becomes: "Morning News"))
         try Self.xmltv(title: "Late Film").write(to: file, atomically: true, encoding: .utf8)
         #expect(try await title(store, channel, becomes: "Late Film"), "the refresh did not read the new guide")
         try "<tv><programme".write(to: file, atomically: true, encoding: .utf8)
         try await Task.sleep(for: .seconds(1))
-        #expect(store.lines(for: channel).now?.title == "Late Film", "a broken guide replaced the one we had")
+        #expect(store.lines(for: channel, at: Date()).now?.title == "Late Film", "a broken guide replaced the one we had")
     }
 }

@@ -3,6 +3,7 @@ import OriginKit
 import Synchronization
 import Testing
 import ZapperCore
+import ZapperEngine
 @testable import ZapperPlayer
 
 /// Channel logos over real HTTP on loopback: fetched once however often the card asks, and a
@@ -60,7 +61,7 @@ struct LogoStoreTests {
     @Test func aLogoIsFetchedOnceAndKept() async throws {
         let server = try await LogoServer()
         defer { Task { await server.server.shutdown() } }
-        let store = LogoStore(say: { _ in })
+        let store = LogoStore(loader: HTTPByteLoader(), say: { _ in })
         let channel = server.channel(1, path: "/logo.png")
         #expect(store.png(for: channel) == nil)  // not here yet: the card draws initials
         #expect(try await ask(store, channel) == Self.png)
@@ -84,7 +85,7 @@ struct LogoStoreTests {
         server.breaks(true)
         let said = Mutex<[String]>([])
         let clock = HandClock()
-        let store = LogoStore(retryAfter: .seconds(300), now: { clock.now() }, say: { line in said.withLock { $0.append(line) } })
+        let store = LogoStore(loader: HTTPByteLoader(), retryAfter: .seconds(300), now: { clock.now() }, say: { line in said.withLock { $0.append(line) } })
         let channel = server.channel(3, path: "/logo.png")
         #expect(store.png(for: channel) == nil)
         #expect(try await until { said.withLock { $0.count } == 1 }, "the failed logo was never said")
@@ -129,7 +130,7 @@ struct LogoStoreBoundTests {
                           logo: URL(string: "http://127.0.0.1:\(server.port)\(path)"))
         }
         let said = Mutex<[String]>([])
-        let store = LogoStore(say: { line in said.withLock { $0.append(line) } })
+        let store = LogoStore(loader: HTTPByteLoader(), say: { line in said.withLock { $0.append(line) } })
         let count = LogoStore.keptBytes / size + 20
         for number in 1...count { _ = store.png(for: channel(number, "/\(number).png")) }
         _ = store.png(for: channel(0, "/huge.png"))

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import ZapperCore
 import ZapperMedia
-@testable import ZapperPlayer
+@testable import ZapperEngine
 
 /// A warm neighbour, on the real origin: it learns its codec parameters
 /// before it is ever promoted, and decodes nothing while warm.

@@ -4,12 +4,14 @@ import Foundation
 /// network, the decoder, or the presenter seeing no pictures) marks how many
 /// segments had arrived; presenting a picture of a later segment ends it.
 public final class FailureMark: @unchecked Sendable {
+    public init() {}
+
     private let lock = NSLock()
     private var arrivedCount = 0
     private var failedAfter: Int?
 
     /// Counts an arriving segment; its number.
-    func arrived() -> Int { lock.withLock { arrivedCount += 1; return arrivedCount } }
+    public func arrived() -> Int { lock.withLock { arrivedCount += 1; return arrivedCount } }
 
     public func failed() { lock.withLock { failedAfter = arrivedCount } }
 
@@ -17,7 +19,7 @@ public final class FailureMark: @unchecked Sendable {
 
     private var stallTold = false
     /// True once per playback: the stall has been told to the tuner.
-    func tellStall() -> Bool { lock.withLock { defer { stallTold = true }; return !stallTold } }
+    public func tellStall() -> Bool { lock.withLock { defer { stallTold = true }; return !stallTold } }
 
     /// True once, when a picture of `segment` shows the failure is over.
     public func recovers(segment: Int) -> Bool {

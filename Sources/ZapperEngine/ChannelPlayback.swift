@@ -7,7 +7,7 @@ import ZapperMedia
 /// thread turning segments into pictures and sound on one timeline (in
 /// seconds; each discontinuity is spliced onto the end of the last one).
 /// Bounded queues pace decoding; `stop` cancels everything without waiting.
-public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
+public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked Sendable {
     public let channel: LineupChannel
     /// The tune this playback serves; nil while it is a warm neighbour.
     let tag: TuneTag
@@ -18,7 +18,6 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     let fetcher: HTTPFetcher
     let parametersCache: ParametersCache
     let report: @Sendable (PlaybackNews) -> Void
-    public typealias Report = @Sendable (_ news: PlaybackNews, _ serial: Int) -> Void
 
     let condition = NSCondition()
     var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
@@ -30,7 +29,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     /// The sound's own feed when the playing audio rendition has a playlist of its own.
     var audioFeed: AudioRenditionFeed?
     /// Decoded pictures waiting for their time.
-    private var pictures: [Picture] = []
+    private var pictures: [TimedPicture] = []
     /// Converted audio waiting for the output (from `samplesStart` on), and the
     /// timeline time of its first waiting sample. Taken by moving `samplesStart`,
     /// so the audio thread never shifts the whole buffer.
@@ -52,10 +51,10 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     /// follows the live edge at the lowest variant keeping only the newest
     /// segment, nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
-                audioLanguage: String? = nil, report: @escaping Report) {
+                audioLanguage: String? = nil, report: @escaping ChannelReport) {
         self.channel = channel
         let tracks = ChannelTracks(audioLanguage: audioLanguage)
-        self.tracks = tracks
+        trackState = tracks
         let tag = TuneTag(serial: serial)
         self.tag = tag
         self.sampleRate = sampleRate
@@ -103,7 +102,8 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
 
     let bufferedSeconds: SharedDouble
     /// Its audio languages and subtitles, and the audio asked for.
-    let tracks: ChannelTracks
+    let trackState: ChannelTracks
+    public var tracks: any ChannelTrackList { trackState }
 
     public func start() {
         startPipeline(session, threadName: "zapper-decode-\(channel.number)")
@@ -142,15 +142,15 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     /// Plays another of the stream's audio languages from the next packet on
     /// (muxed), or from the segment being played (a rendition of its own).
     public func chooseAudio(language: String) {
-        tracks.requestAudio(language: language)
+        trackState.requestAudio(language: language)
         // The picture on screen may still be the segment before the one being decoded.
-        followAudioRendition(startingAt: tracks.decodingSequence.map { $0 - 1 })
+        followAudioRendition(startingAt: trackState.decodingSequence.map { $0 - 1 })
     }
 
     /// Starts, replaces or ends the feed of a separate audio rendition as the
     /// playing rendition (the variant's group, the language asked for) requires.
     private func followAudioRendition(startingAt sequence: Int64?) {
-        let wanted = tracks.separateAudio
+        let wanted = trackState.separateAudio
         condition.lock()
         guard !stopped, audioFeed?.url != wanted else {
             condition.unlock()
@@ -161,7 +161,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         let report = self.report
         audioFeed = wanted.map { url in
             AudioRenditionFeed(url: url, fetcher: fetcher, channel: channel.number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
-                               tracks: tracks, parametersCache: parametersCache, isWarm: { tag.serial == nil },
+                               tracks: trackState, parametersCache: parametersCache, isWarm: { tag.serial == nil },
                                sink: { [weak self] feed, samples, time in self?.enqueue(audio: samples, at: time, from: feed) ?? false },
                                failed: { report(.audioFailed($0)) })
         }
@@ -209,7 +209,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     // MARK: consumer side (presenter and audio threads)
 
     /// The newest picture due at `time`, dropping older ones (late pictures are dropped, not queued).
-    public func picture(at time: Double?) -> Picture? {
+    public func picture(at time: Double?) -> TimedPicture? {
         condition.lock()
         defer { condition.unlock() }
         guard let first = pictures.first else { return nil }
@@ -219,7 +219,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
             condition.broadcast()
             return first
         }
-        var chosen: Picture?
+        var chosen: TimedPicture?
         while let next = pictures.first, next.time <= time {
             chosen = pictures.removeFirst()
         }
@@ -231,7 +231,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     /// dropped, and where the waiting samples start later, silence leads in, so
     /// the sound never runs ahead of the timeline (`lead`: how many frames of it).
     /// Nil when nothing is waiting.
-    public func takeAudio(frames: Int, from time: Double) -> (time: Double, samples: [Int16], lead: Int)? {
+    public func takeAudio(frames: Int, from time: Double) -> AudioTake? {
         condition.lock()
         defer { condition.unlock() }
         guard var start = samplesTime, waitingSamples > 0 else { return nil }
@@ -254,7 +254,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
         samplesStart += count
         samplesTime = start + Double(count / 2) / Double(sampleRate)
         condition.broadcast()
-        return (lead > 0 ? time : start, chunk, lead)
+        return AudioTake(time: lead > 0 ? time : start, samples: chunk, lead: lead)
     }
 
     var isStopped: Bool {
@@ -273,7 +273,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
     func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.frame.byteSize }) >= Self.maxPictureBytes) && !stopped {
+        while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.picture.byteSize }) >= Self.maxPictureBytes) && !stopped {
             // Never wait on pictures while the sound behind them in the same stream has run
             // dry: drop the oldest instead. (Sound from a rendition of its own comes from its
             // own thread, which waiting here cannot hold up; dropping would only race ahead.)
@@ -281,7 +281,7 @@ public final class ChannelPlayback: SegmentPipeline, @unchecked Sendable {
             condition.wait()
         }
         guard !stopped else { return false }
-        pictures.append(Picture(time: time, frame: frame, segment: segment))
+        pictures.append(TimedPicture(time: time, picture: frame, segment: segment))
         return true
     }
 

@@ -6,7 +6,7 @@ import ZapperMedia
 /// them, the audio the viewer asked for, and what the subtitle timing needs
 /// from the decode thread (where each discontinuity's timeline starts).
 /// Written by the session's and the decode thread, read by the loop.
-final class ChannelTracks: @unchecked Sendable {
+final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     private let lock = NSLock()
     private var master: HLSMasterPlaylist?
     private var variant = 0
@@ -34,8 +34,8 @@ final class ChannelTracks: @unchecked Sendable {
 
     /// The variant's audio languages: carried in its own stream (the demuxer picks
     /// one), or with playlists of their own (an `AudioRenditionFeed` plays one).
-    var audioRenditions: [HLSRendition] { renditions(.audio) }
-    var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
+    public var audioRenditions: [HLSRendition] { renditions(.audio) }
+    public var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
 
     /// The audio asked for, and a number that changes with each new request.
     var audioRequest: (choice: AudioChoice, generation: Int) {
@@ -44,7 +44,7 @@ final class ChannelTracks: @unchecked Sendable {
 
     /// The audio rendition playing (`HLSMasterPlaylist.audioRendition`); nil
     /// before the master loads or when the variant names no audio group.
-    var playingAudio: HLSRendition? {
+    public var playingAudio: HLSRendition? {
         lock.withLock {
             guard let master, master.variants.indices.contains(variant) else { return nil }
             return master.audioRendition(for: master.variants[variant], languages: audioLanguages)
@@ -72,7 +72,7 @@ final class ChannelTracks: @unchecked Sendable {
         }
     }
 
-    func offset(discontinuity sequence: Int64) -> Double? { lock.withLock { offsets[sequence] } }
+    public func offset(discontinuity sequence: Int64) -> Double? { lock.withLock { offsets[sequence] } }
 
     enum TimelinePlace: Equatable {
         case offset(Double)
@@ -94,5 +94,5 @@ final class ChannelTracks: @unchecked Sendable {
     var decodingSequence: Int64? { lock.withLock { pictureSequence } }
 
     /// The first media sequence decoded (subtitles start there).
-    var startSequence: Int64? { lock.withLock { firstSequence } }
+    public var startSequence: Int64? { lock.withLock { firstSequence } }
 }

@@ -56,7 +56,7 @@ extension ChannelPlayback {
             let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
             lastDiscontinuity = delivery.discontinuitySequence
             let demuxer: Demuxer
-            var audioRequest = tracks.audioRequest
+            var audioRequest = trackState.audioRequest
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
                                       cached: parametersCache.get(channel.number, variant: delivery.variant), audio: audioRequest.choice)
@@ -81,11 +81,11 @@ extension ChannelPlayback {
                     }
                 }
                 // A separate rendition brings the sound: the stream's own (if any) is not played.
-                var separateAudio = tracks.separateAudio != nil
+                var separateAudio = trackState.separateAudio != nil
                 while let packet = try demuxer.readPacket() {
-                    if tracks.audioRequest.generation != audioRequest.generation {
-                        audioRequest = tracks.audioRequest
-                        separateAudio = tracks.separateAudio != nil
+                    if trackState.audioRequest.generation != audioRequest.generation {
+                        audioRequest = trackState.audioRequest
+                        separateAudio = trackState.separateAudio != nil
                         demuxer.select(audioRequest.choice)
                         // Another muxed language: the sound queued so far goes, the new track's follows.
                         if !separateAudio { dropQueuedSound() }
@@ -103,7 +103,7 @@ extension ChannelPlayback {
                     if firstInSegment, let seconds = packetTime {
                         firstInSegment = false
                         if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
-                        tracks.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
+                        trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                         if Self.debugTimeline {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
                         }

@@ -23,14 +23,6 @@ final class TuneTag: @unchecked Sendable {
     }
 }
 
-/// A decoded picture waiting for its time on the timeline; `segment` counts
-/// the channel's segments in order of arrival.
-public struct Picture {
-    public let time: Double
-    public let frame: Frame
-    public let segment: Int
-}
-
 /// The playback a session's events reach, set once it exists.
 final class WeakPlayback: @unchecked Sendable {
     weak var value: ChannelPlayback?
@@ -45,12 +37,4 @@ final class SharedDouble: @unchecked Sendable {
         get { lock.withLock { stored } }
         set { lock.withLock { stored = newValue } }
     }
-}
-
-/// What a playback tells the player, for the tune it serves.
-public enum PlaybackNews: Sendable {
-    /// The channel failed to load or play on (the tuner decides what that means).
-    case failed(PlaybackFailure)
-    /// Its separate audio rendition failed: the picture plays on.
-    case audioFailed(PlaybackFailure)
 }

@@ -2,18 +2,18 @@ import ZapperCore
 import ZapperMedia
 import ZapperUI
 
-/// The compositor: the last video picture, aspect-fitted with
-/// black bars, and the UI overlay blended on top, drawn whole into the
-/// display's free buffer. The old picture stays until a new one replaces it:
-/// a channel change never shows black in between.
-final class Screen {
-    let output: FrameOutput
+/// The screen of a box: the last video picture (an FFmpeg frame scaled by
+/// swscale), aspect-fitted with black bars, and the overlay (Cairo and Pango)
+/// blended on top, drawn whole into the display's free buffer. The old picture
+/// stays until a new one replaces it: a channel change never shows black in between.
+public final class ScreenCompositor: Screen {
+    public let output: any FrameOutput
     private var video: XRGBImage
     private let scaler = VideoScaler()
     private var overlay: OverlayRenderer
     private var videoChanged = true
 
-    init(output: FrameOutput) {
+    public init(output: any FrameOutput) {
         self.output = output
         video = XRGBImage(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
@@ -27,20 +27,18 @@ final class Screen {
         overlay.render([])
     }
 
-    /// How pictures fill the screen, from the next picture on.
-    var pictureMode: PictureMode {
+    public var pictureMode: PictureMode {
         get { scaler.mode }
         set { scaler.mode = newValue }
     }
 
-    /// Puts a decoded picture on screen at the next `compose`.
-    func show(_ frame: Frame) throws {
+    public func show(_ picture: any VideoPicture) throws {
+        guard let frame = picture as? Frame else { throw ScreenError("a picture this screen cannot draw: \(type(of: picture))") }
         try scaler.draw(frame, into: &video)
         videoChanged = true
     }
 
-    /// Draws and presents a frame when the picture or the overlay changed; true when it did.
-    func compose(_ layers: [OverlayLayer]) throws -> Bool {
+    public func compose(_ layers: [OverlayLayer]) throws -> Bool {
         if output.width != video.width || output.height != video.height { resize() }
         overlay.render(layers)
         guard videoChanged || overlay.damage != nil else { return false }
@@ -58,8 +56,7 @@ final class Screen {
         videoChanged = true
     }
 
-    /// What the screen shows now (picture and overlay), as a PNG.
-    func snapshot(to path: String) throws {
+    public func snapshot(to path: String) throws {
         var image = XRGBImage(width: video.width, height: video.height)
         image.pixels.withUnsafeMutableBytes { draw(into: $0, stride: image.stride) }
         try PNGWriter.write(pixels: image.pixels, width: image.width, height: image.height, stride: image.stride, to: path)
@@ -79,6 +76,14 @@ final class Screen {
         overlay.blend(onto: buffer, width: video.width, height: video.height, stride: stride)
     }
 
-    /// Mean brightness of the picture (for `--trace-frames`).
-    var videoLuma: Int { video.meanLuma() }
+    public var videoLuma: Int { video.meanLuma() }
 }
+
+/// A picture of a kind the screen does not draw (a backend wired to another's screen).
+public struct ScreenError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// FFmpeg's decoded pictures are what this engine's channels deliver.
+extension Frame: VideoPicture {}

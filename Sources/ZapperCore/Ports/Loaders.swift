@@ -1,0 +1,20 @@
+import Foundation
+
+/// Fetches small things whole (channel logos): http(s) on a box, a table in tests.
+public protocol ByteLoader: Sendable {
+    /// The bytes at `url`, at most `limit` of them (more is an error).
+    func bytes(_ url: URL, limit: Int) async throws -> [UInt8]
+}
+
+/// Reads the programme guide (XMLTV, a file or http(s)) for the channels asked for.
+public protocol GuideLoader: Sendable {
+    /// Where the guide comes from, as the log names it.
+    var source: String { get }
+    /// The guide's programmes within `window` for `channelIDs`, and what was wrong with some of them.
+    func load(window: GuideWindow, channelIDs: Set<String>) async throws -> (guide: Guide, problems: [String])
+}
+
+/// Keeps the state that outlives the process (atomically, durably on a box).
+public protocol StateSaving: Sendable {
+    func save(_ state: ZapperState) throws
+}

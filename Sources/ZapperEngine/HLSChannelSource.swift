@@ -1,0 +1,47 @@
+import Foundation
+import ZapperCore
+import ZapperHLS
+
+/// The channels of a box: each stream fetched by our HLS client with the
+/// channel's own request headers, and decoded by FFmpeg on threads of its own
+/// (`ChannelPlayback`). Codec parameters learnt once are kept for every later tune.
+public struct HLSChannelSource: ChannelSource {
+    private let parametersCache = ParametersCache()
+    /// The rate sound is delivered at (the audio thread opens every device at it).
+    public let sampleRate: Int
+
+    public init(sampleRate: Int = 48_000) {
+        self.sampleRate = sampleRate
+    }
+
+    public func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
+        ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
+                        audioLanguage: audioLanguage, report: report)
+    }
+}
+
+extension ChannelPlayback {
+    public func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
+                                cues: @escaping @Sendable ([SubtitleCue]) -> Void,
+                                trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower {
+        SubtitleFeed(SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence, cues: cues) { event in
+            switch event {
+            case .playlistFailed: trouble(.playlist(event.line))
+            case .segmentFailed: trouble(.segment(event.line))
+            default: break
+            }
+        })
+    }
+}
+
+/// A subtitle track followed while it is held.
+final class SubtitleFeed: SubtitleFollower {
+    private let track: SubtitleTrack
+
+    init(_ track: SubtitleTrack) {
+        self.track = track
+        track.start()
+    }
+
+    deinit { track.stop() }
+}
