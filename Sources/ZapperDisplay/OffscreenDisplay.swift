@@ -15,14 +15,18 @@ public final class OffscreenDisplay: FrameOutput {
     private var queued = false
     private var nextVBlank: Double
     public private(set) var lastFlipTime: Double?
+    /// A virtual clock (a behaviour test): flips happen on its time, never waited for.
+    private let virtualClock: (any PlayerClock)?
 
-    public init(width: Int, height: Int, refreshHz: Double = 60) {
+    /// `clock`: a virtual clock to flip on; nil: the system's, waiting for each tick.
+    public init(width: Int, height: Int, refreshHz: Double = 60, clock: (any PlayerClock)? = nil) {
         self.width = width
         self.height = height
         self.refreshHz = refreshHz
+        virtualClock = clock
         stride = width * 4
         buffers = [[UInt8]](repeating: [UInt8](repeating: 0, count: width * 4 * height), count: 2)
-        nextVBlank = Self.monotonic()
+        nextVBlank = clock?.monotonic ?? Self.monotonic()
     }
 
     static func monotonic() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -38,11 +42,11 @@ public final class OffscreenDisplay: FrameOutput {
 
     public func waitForFlip(timeoutMilliseconds: Int) throws -> Double? {
         guard queued else { return nil }
-        let now = Self.monotonic()
+        let now = virtualClock?.monotonic ?? Self.monotonic()
         if nextVBlank < now { nextVBlank = now }  // late: the next tick is now, no burst of catch-up
         if nextVBlank - now > Double(timeoutMilliseconds) / 1000 { return nil }
         let wait = nextVBlank - now
-        if wait > 0 { usleep(useconds_t(wait * 1_000_000)) }
+        if wait > 0, virtualClock == nil { usleep(useconds_t(wait * 1_000_000)) }
         shown = 1 - shown
         queued = false
         let flipped = nextVBlank

@@ -1,0 +1,120 @@
+import Foundation
+import Synchronization
+import ZapperCore
+import ZapperDisplay
+import ZapperEngine
+@testable import ZapperPlayer
+
+/// The real `Player` in-process, on a virtual clock: the offscreen display and the
+/// real compositor (FFmpeg's scaler, Cairo's overlay), scripted channels, a sound
+/// device that records, a state store that keeps the last save. Each tick moves
+/// the clock a sixtieth of a second; nothing waits on the wall clock, so a
+/// behaviour test takes milliseconds per second of the box's time and never
+/// depends on how busy the machine is.
+final class PlayerHarness {
+    let clock = VirtualClock()
+    let source: ScriptedChannelSource
+    let display: OffscreenDisplay
+    let sink: RecordingSink
+    let states = KeptStates()
+    let player: Player
+    var log: EventLog { player.log }
+    static let tick = 1000.0 / 60
+
+    /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`.
+    init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true,
+         configure: (inout Player.Options) -> Void = { _ in }) throws {
+        let lineup = scripts.indices.map { index in
+            LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: URL(string: "http://scripted.invalid/\(index + 1).m3u8")!)
+        }
+        source = ScriptedChannelSource(scripts: Dictionary(uniqueKeysWithValues: scripts.enumerated().map { ($0.offset + 1, $0.element) }),
+                                       clock: clock)
+        display = OffscreenDisplay(width: 320, height: 180, clock: clock)
+        let sink = RecordingSink(clock: clock)
+        self.sink = sink
+        var options = Player.Options()
+        options.openSound = sound ? { @Sendable () throws -> any PCMSink in sink } : nil
+        configure(&options)
+        let ports = PlayerPorts(channels: source, screen: ScreenCompositor(output: display), logos: NoLogos(),
+                                verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false)
+        player = try Player(lineup: lineup, start: start, ports: ports, options: options)
+    }
+
+    /// Moves the clock on by `milliseconds`, a tick at a time.
+    func run(milliseconds: Double) {
+        var left = milliseconds
+        while left > 0 {
+            step()
+            left -= Self.tick
+        }
+    }
+
+    private func step() {
+        clock.advance(milliseconds: Self.tick)
+        source.poll()
+        _ = player.tick()
+    }
+
+    /// Runs until an event of that name comes after `mark` (default: from now), at most
+    /// `within` milliseconds of the box's time; the event, or nil.
+    @discardableResult
+    func run(until name: EventName, after mark: Int? = nil, within milliseconds: Double = 10_000) -> Event? {
+        let mark = mark ?? log.count
+        var left = milliseconds
+        while left > 0 {
+            if let event = log.first(name.rawValue, after: mark) { return event }
+            step()
+            left -= Self.tick
+        }
+        return log.first(name.rawValue, after: mark)
+    }
+
+    /// The mark just after `event` (for `run(until:after:)`: what came after it).
+    func mark(after event: Event) -> Int {
+        (log.events.lastIndex(of: event) ?? log.events.count - 1) + 1
+    }
+
+    /// Presses and releases a key (by its evdev name, as the keymap knows it).
+    func press(_ key: String) {
+        player.keySink(KeyEvent(name: key, kind: .press, device: "test"))
+        player.keySink(KeyEvent(name: key, kind: .release, device: "test"))
+        step()
+    }
+
+    /// The colour at the middle of the screen.
+    var centreColour: (red: Int, green: Int, blue: Int) {
+        let pixels = display.shownPixels
+        let offset = (display.height / 2) * display.stride + (display.width / 2) * 4
+        return (Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset]))
+    }
+
+    func shows(_ colour: (red: Int, green: Int, blue: Int), tolerance: Int = 24) -> Bool {
+        let shown = centreColour
+        return abs(shown.red - colour.red) <= tolerance && abs(shown.green - colour.green) <= tolerance
+            && abs(shown.blue - colour.blue) <= tolerance
+    }
+
+    /// The names of the events so far, in order.
+    var eventNames: [String] { log.events.map(\.name) }
+
+    /// Events of one name so far.
+    func events(_ name: EventName) -> [Event] { log.events.filter { $0.name == name.rawValue } }
+}
+
+/// An event's field by name.
+extension Event {
+    subscript(_ field: String) -> EventValue? { fields.first { $0.0 == field }?.1 }
+}
+
+/// The last state saved, as the state file would hold it.
+final class KeptStates: StateSaving, @unchecked Sendable {
+    private let lock = NSLock()
+    private var saved: ZapperState?
+    func save(_ state: ZapperState) throws { lock.withLock { saved = state } }
+    var last: ZapperState? { lock.withLock { saved } }
+}
+
+/// No channel has a logo.
+struct NoLogos: ByteLoader {
+    func bytes(_ url: URL, limit: Int) async throws -> [UInt8] { throw PlayerError("no logos here") }
+}

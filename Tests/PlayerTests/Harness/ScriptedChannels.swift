@@ -1,0 +1,172 @@
+import Foundation
+import ZapperCore
+import ZapperMedia
+
+/// How a scripted channel behaves on the virtual clock.
+struct ChannelScript: Sendable {
+    /// The colour of its pictures, and the level of its (constant) sound.
+    var colour: (red: Int, green: Int, blue: Int)
+    var soundLevel: Int16 = 8000
+    /// Its first picture comes this long after it starts (or, warm, after its promotion).
+    var firstPictureAfter = 200
+    /// The tunes counted in `failingTunes` (the first is 1) fail with `failure` this long after they start.
+    var failure: PlaybackFailure?
+    var failAfter = 100
+    var failingTunes = 1...Int.max
+    /// In the tunes counted in `stallingTunes`, pictures stop this long after the first one (a frozen channel).
+    var picturesStopAfter: Int?
+    var stallingTunes = 1...Int.max
+    var framesPerSecond = 25.0
+}
+
+/// Channels that behave as scripted, with no network and no thread: pictures and
+/// sound are made as the player asks for them, failures reported when the harness
+/// polls (`poll`) after moving the clock.
+final class ScriptedChannelSource: ChannelSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private let scripts: [Int: ChannelScript]
+    private let clock: VirtualClock
+    private var streams: [ScriptedStream] = []
+    private var tunes: [Int: Int] = [:]
+    /// Every stream opened: channel number, and whether it was warm.
+    private(set) var opened: [(channel: Int, warm: Bool)] = []
+
+    init(scripts: [Int: ChannelScript], clock: VirtualClock) {
+        self.scripts = scripts
+        self.clock = clock
+    }
+
+    func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
+        lock.withLock {
+            let script = scripts[channel.number] ?? ChannelScript(colour: (128, 128, 128))
+            let stream = ScriptedStream(channel: channel, serial: serial, script: script, clock: clock, report: report) { [weak self] in
+                self?.countTune(channel.number) ?? 0
+            }
+            streams.append(stream)
+            streams.removeAll { $0.isStopped }
+            opened.append((channel.number, serial == nil))
+            return stream
+        }
+    }
+
+    private func countTune(_ number: Int) -> Int {
+        lock.withLock {
+            tunes[number, default: 0] += 1
+            return tunes[number]!
+        }
+    }
+
+    /// Tells the failures that are due by now.
+    func poll() {
+        for stream in lock.withLock({ streams }) { stream.poll() }
+    }
+}
+
+/// One tune of a scripted channel.
+final class ScriptedStream: ChannelStream, @unchecked Sendable {
+    let channel: LineupChannel
+    let failures = FailureMark()
+    let tracks: any ChannelTrackList = NoTracks()
+    private let lock = NSLock()
+    private let script: ChannelScript
+    private let clock: VirtualClock
+    private let report: ChannelReport
+    private let countTune: () -> Int
+    private var tuneSerial: Int?
+    private var startedAt: Double?
+    private var tuneNumber = 0
+    private var failureTold = false
+    private var firstShownAt: Double?
+    private var lastTime = -1.0
+    private var stopped = false
+    private let frame: Frame
+
+    init(channel: LineupChannel, serial: Int?, script: ChannelScript, clock: VirtualClock, report: @escaping ChannelReport,
+         countTune: @escaping () -> Int) {
+        self.channel = channel
+        tuneSerial = serial
+        self.script = script
+        self.clock = clock
+        self.report = report
+        self.countTune = countTune
+        frame = try! Frame.solid(width: 64, height: 36, red: script.colour.red, green: script.colour.green, blue: script.colour.blue)
+    }
+
+    var serial: Int { lock.withLock { tuneSerial ?? 0 } }
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    func start() {
+        lock.withLock { if tuneSerial != nil { begin() } }
+    }
+
+    func promote(serial: Int) {
+        lock.withLock {
+            tuneSerial = serial
+            begin()
+        }
+    }
+
+    /// A tune begins (under the lock): counted, its clock started.
+    private func begin() {
+        startedAt = clock.monotonic
+        tuneNumber = countTune()
+    }
+
+    private var failing: Bool { script.failure != nil && script.failingTunes.contains(tuneNumber) }
+
+    func stop(keepingSound: Bool) { lock.withLock { stopped = true } }
+    func chooseAudio(language: String) {}
+
+    func poll() {
+        let due: (PlaybackFailure, Int)? = lock.withLock {
+            guard !stopped, !failureTold, failing, let startedAt, let serial = tuneSerial, let failure = script.failure,
+                  clock.monotonic >= startedAt + Double(script.failAfter) / 1000 else { return nil }
+            failureTold = true
+            failures.failed()
+            return (failure, serial)
+        }
+        if let (failure, serial) = due { report(.failed(failure), serial) }
+    }
+
+    func picture(at time: Double?) -> TimedPicture? {
+        lock.withLock {
+            let now = clock.monotonic
+            guard !stopped, !failing, let startedAt, now >= startedAt + Double(script.firstPictureAfter) / 1000 else { return nil }
+            if let first = firstShownAt, let stop = script.picturesStopAfter, script.stallingTunes.contains(tuneNumber),
+               now > first + Double(stop) / 1000 { return nil }
+            guard let time else {
+                firstShownAt = now
+                lastTime = 0
+                return TimedPicture(time: 0, picture: frame, segment: 1)
+            }
+            let due = (time * script.framesPerSecond).rounded(.down) / script.framesPerSecond
+            guard due > lastTime else { return nil }
+            lastTime = due
+            return TimedPicture(time: due, picture: frame, segment: 1 + Int(due / 2))
+        }
+    }
+
+    func takeAudio(frames: Int, from time: Double) -> AudioTake? {
+        lock.withLock {
+            guard !stopped || firstShownAt != nil, firstShownAt != nil else { return nil }
+            return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
+        }
+    }
+
+    func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
+                         cues: @escaping @Sendable ([SubtitleCue]) -> Void,
+                         trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower {
+        NoSubtitles()
+    }
+}
+
+/// A scripted channel has one language and no subtitles.
+final class NoTracks: ChannelTrackList {
+    var audioRenditions: [HLSRendition] { [] }
+    var playingAudio: HLSRendition? { nil }
+    var subtitleRenditions: [HLSRendition] { [] }
+    var startSequence: Int64? { nil }
+    func offset(discontinuity sequence: Int64) -> Double? { nil }
+}
+
+final class NoSubtitles: SubtitleFollower {}
