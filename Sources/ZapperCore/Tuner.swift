@@ -76,6 +76,9 @@ public struct Tuner: Sendable {
         self.target = channels.contains(start) ? start : channels[0]
     }
 
+    /// The tune under way, waiting for its first picture (nil: none).
+    public var loadingSerial: Int? { active?.serial }
+
     /// What the screen shows now.
     public var view: TunerView {
         var card: TunerCard?

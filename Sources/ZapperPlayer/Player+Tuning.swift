@@ -61,7 +61,6 @@ extension Player {
             self.playback = playback
             playback.start()
         }
-        awaitingFirstPicture = true
     }
 
     private func makePlayback(_ channel: LineupChannel, serial: Int?) -> any ChannelStream {
@@ -112,7 +111,6 @@ extension Player {
         old.stop(keepingSound: true)
         audio.end(fadeOut: true)
         playback = nil
-        awaitingFirstPicture = false
     }
 
     /// A frame presented: when it was queued, and when it hit the screen (nil: no flip within 100 ms).
@@ -181,7 +179,6 @@ extension Player {
                            scaleMicroseconds: Int(scaleNanoseconds / 1000), composeMicroseconds: Int(composeNanoseconds / 1000)))
         }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
-            awaitingFirstPicture = false
             audio.begin(playback, at: firstPicture.time)
             let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
             apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))

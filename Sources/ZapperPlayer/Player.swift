@@ -92,11 +92,12 @@ public final class Player {
     /// Posts news to the loop from any thread.
     var newsPoster: @Sendable (News) -> Void { { [inbox] in inbox.post($0) } }
 
-    /// The channel loading or playing, and whether its first picture is still to come.
+    /// The channel loading or playing.
     var playback: (any ChannelStream)?
     /// The warm neighbours, by channel number.
     var warm: [Int: any ChannelStream] = [:]
-    var awaitingFirstPicture = false
+    /// The playback's first picture is still to come: the tuner's tune of it is under way.
+    var awaitingFirstPicture: Bool { playback.map { tuner.loadingSerial == $0.serial } ?? false }
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
     /// The failure last written to the log, so the tuner's echo of it is not written twice.
