@@ -51,6 +51,6 @@ extension Player {
             $0.muted = level.muted
         }
         log.emit(.volume(level: level.volume, muted: level.muted))
-        volumeShownUntil = log.now + Self.volumeMilliseconds
+        notices.volumeChanged(now: log.now)
     }
 }

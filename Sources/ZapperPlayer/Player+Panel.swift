@@ -12,7 +12,7 @@ extension Player {
             guard opens, !options.config.signage.panelDisabled, tuner.view.digits == nil else { return false }
             refreshPanelChoices()
             panel.open(now: now)
-            hintUntil = nil
+            notices.panelOpened()
             log.emit(.panelOpened(row: panel.row.rawValue))
             return true
         }

@@ -21,10 +21,8 @@ extension Player {
                 // Shown once the banner (up from now) is gone. The crash-loop breaker's note is shown
                 // whatever the signage settings, and for longer.
                 let crashNote = options.crashNotice?.note != nil
-                if !hintShown, crashNote || (!options.config.signage.noHint && !options.config.signage.panelDisabled) {
-                    hintShown = true
-                    hintUntil = max(log.now, tuner.view.banner?.until ?? 0) + Self.hintMilliseconds * (crashNote ? 2 : 1)
-                }
+                notices.firstPicture(now: log.now, bannerUntil: tuner.view.banner?.until, long: crashNote,
+                                     allowed: crashNote || (!options.config.signage.noHint && !options.config.signage.panelDisabled))
                 keeper.change {
                     $0.lastChannel = number
                     $0.lastChannelKey = channels[number]?.stateKey
@@ -151,12 +149,11 @@ extension Player {
         parentalTick(now: now, date: date)
         subtitleTick()
         panelTick(now: now)
-        if let until = hintUntil, until <= now { hintUntil = nil }
-        if let until = volumeShownUntil, until <= now { volumeShownUntil = nil }
-        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: hintUntil != nil ? hintText : nil,
-                                         cardNote: hintShown ? nil : options.crashNotice?.note,
+        notices.expire(now: now)
+        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: notices.showsHint ? hintText : nil,
+                                         cardNote: notices.hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
-                                         volume: volumeShownUntil != nil ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)
+                                         volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool

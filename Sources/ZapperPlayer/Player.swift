@@ -73,15 +73,10 @@ public final class Player {
     var panel = PanelNavigator()
     let panelOrder: [Int]
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
-    /// The "swipe up for more" hint: shown once, after the first picture, until this time.
-    var hintUntil: Int?
-    var hintShown = false
+    /// The hint and the sound level, and when they go.
+    var notices = PassingNotices()
     /// What the hint says: the crash-loop breaker's note when there is one.
     var hintText = "Swipe up for more"
-    /// The sound level is shown until this time after a volume or mute key.
-    var volumeShownUntil: Int?
-    static let volumeMilliseconds = 3000
-    static let hintMilliseconds = 5000
     var gate: ParentalGate
     var parentalCheckDue = 0
     /// The playing channel's chosen subtitles, and the lines due now (empty: none).
