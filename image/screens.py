@@ -56,7 +56,7 @@ def share(points, target):
 
 
 def card_panel(width, height):
-    """OverlayLayout(width:height:).card().panel (Sources/ZapperCore/OverlayLayout.swift):
+    """OverlayLayout(width:height:).card().panel (Sources/ZapperCore/Overlay/OverlayLayout.swift):
     a 1040x300 design-unit panel, scaled by min(w/1920, h/1080), centred horizontally in the
     title-safe area (5 % margins) with its bottom 96 units above the safe area's bottom."""
     scale = min(width / 1920, height / 1080)
