@@ -46,6 +46,7 @@ public enum HLSParser {
         var pendingRange: (length: Int, offset: Int?)?
         var pendingDiscontinuity = false
         var pendingDate: Date?
+        var pendingGap = false
         var key: HLSKey?
         var initSection: HLSInitSection?
         var discontinuities: Int64 = 0
@@ -156,6 +157,9 @@ public enum HLSParser {
             case "#EXT-X-DISCONTINUITY":
                 try be(.media, tag)
                 pendingDiscontinuity = true
+            case "#EXT-X-GAP":
+                try be(.media, tag)
+                pendingGap = true
             case "#EXT-X-PROGRAM-DATE-TIME":
                 try be(.media, tag)
                 guard let date = ISO8601Parser.date(String(value.trimmingSpaces)) else {
@@ -224,11 +228,13 @@ public enum HLSParser {
             }
             segment.key = key?.method == HLSKey.Method.none ? nil : key
             segment.initSection = initSection
+            segment.gap = pendingGap
             media.segments.append(segment)
             pendingInfo = nil
             pendingRange = nil
             pendingDiscontinuity = false
             pendingDate = nil
+            pendingGap = false
         }
 
         /// A media or discontinuity sequence number: small enough that counting
