@@ -1,7 +1,7 @@
 import Foundation
 
 /// The attribute lists of EXT-X-STREAM-INF, EXT-X-MEDIA and EXT-X-KEY, read
-/// into their values.
+/// into their values (variables already substituted, `HLSVariables`).
 extension HLSParser.State {
     func variant(_ attributes: HLSAttributeList) throws -> HLSVariant {
         guard let bandwidth = try attributes.integer("BANDWIDTH", upTo: HLSLimits.bandwidth) else {

@@ -3,9 +3,16 @@ import Foundation
 /// Parses master and media playlists (RFC 8216 / 8216bis). Malformed input is
 /// rejected with its line and the reason; unknown tags are ignored. Every
 /// URI is resolved against the playlist's own URL and must be http(s).
+/// EXT-X-DEFINE variables are substituted (`HLSVariables`).
 public enum HLSParser {
-    public static func parse(_ text: String, url: URL) throws(HLSParseError) -> HLSPlaylist {
-        var state = State(source: url.absoluteString, base: url)
+    /// - Parameters:
+    ///   - url: the URL that finally answered (after redirects): URIs resolve
+    ///     against it, and EXT-X-DEFINE QUERYPARAM reads its query.
+    ///   - masterVariables: for a media playlist loaded from a master playlist,
+    ///     that master's variables (`HLSMasterPlaylist.variables`), which
+    ///     EXT-X-DEFINE IMPORT takes; nil: not loaded from a master.
+    public static func parse(_ text: String, url: URL, masterVariables: HLSVariables? = nil) throws(HLSParseError) -> HLSPlaylist {
+        var state = State(source: url.absoluteString, base: url, imports: masterVariables)
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
@@ -33,7 +40,11 @@ public enum HLSParser {
     struct State {
         let source: String
         let base: URL
+        let imports: HLSVariables?
         var line = 0
+        var variables = HLSVariables()
+        /// The first EXT-X-DEFINE IMPORT: a master playlist must have none.
+        var importLine: Int?
 
         var master = HLSMasterPlaylist()
         var media = HLSMediaPlaylist()
@@ -54,9 +65,10 @@ public enum HLSParser {
         // Master playlist.
         var pendingVariant: (variant: HLSVariant, line: Int)?
 
-        init(source: String, base: URL) {
+        init(source: String, base: URL, imports: HLSVariables?) {
             self.source = source
             self.base = base
+            self.imports = imports
         }
 
         func fail(_ reason: String) -> HLSParseError {
@@ -67,7 +79,17 @@ public enum HLSParser {
             if let kind, kind != wanted {
                 throw fail("\(tag) in a \(kind == .master ? "master" : "media") playlist: it mixes master and media tags")
             }
+            if wanted == .master, let importLine {
+                throw HLSParseError(source: source, line: importLine, reason: "EXT-X-DEFINE IMPORT in a master playlist (only media playlists import)")
+            }
             kind = wanted
+        }
+
+        /// An attribute list, its variables substituted.
+        func attributes(_ text: Substring) throws(AttributeError) -> HLSAttributeList {
+            var list = try HLSAttributeList(text)
+            try list.substitute(variables)
+            return list
         }
 
         func resolve(_ reference: String) throws(HLSParseError) -> URL {
@@ -78,7 +100,10 @@ public enum HLSParser {
         }
 
         mutating func read(_ line: Substring) throws {
-            guard line.hasPrefix("#") else { return try uri(String(line)) }
+            guard line.hasPrefix("#") else {
+                var budget = HLSLimits.substitutedLine
+                return try uri(variables.substitute(line, budget: &budget))
+            }
             guard line.hasPrefix("#EXT") else { return }  // a comment
             let colon = line.firstIndex(of: ":")
             let tag = colon.map { line[..<$0] } ?? line
@@ -88,13 +113,19 @@ public enum HLSParser {
             case "#EXT-X-VERSION":
                 guard let version = Int(value.trimmingSpaces) else { throw fail("EXT-X-VERSION:\(value) is not a number") }
                 media.version = version
+            case "#EXT-X-DEFINE":
+                // Its own attributes are not substituted: a value is never expanded twice.
+                if try variables.define(HLSAttributeList(value), url: base, imports: imports) == .imported {
+                    guard kind != .master else { throw fail("EXT-X-DEFINE IMPORT in a master playlist (only media playlists import)") }
+                    importLine = importLine ?? self.line
+                }
             case "#EXT-X-INDEPENDENT-SEGMENTS":
                 master.independentSegments = true
                 media.independentSegments = true
             case "#EXT-X-START":
-                let attributes = try HLSAttributeList(value)
-                guard let offset = try attributes.float("TIME-OFFSET", in: -HLSLimits.timeOffset...HLSLimits.timeOffset) else { throw fail("EXT-X-START has no TIME-OFFSET") }
-                let start = HLSStartPoint(timeOffset: offset, precise: try attributes.yesNo("PRECISE"))
+                let list = try attributes(value)
+                guard let offset = try list.float("TIME-OFFSET", in: -HLSLimits.timeOffset...HLSLimits.timeOffset) else { throw fail("EXT-X-START has no TIME-OFFSET") }
+                let start = HLSStartPoint(timeOffset: offset, precise: try list.yesNo("PRECISE"))
                 master.start = start
                 media.start = start
 
@@ -105,11 +136,11 @@ public enum HLSParser {
                     throw HLSParseError(source: source, line: pending.line, reason: "EXT-X-STREAM-INF is not followed by its URI")
                 }
                 guard master.variants.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) variants") }
-                pendingVariant = (try variant(HLSAttributeList(value)), self.line)
+                pendingVariant = (try variant(attributes(value)), self.line)
             case "#EXT-X-MEDIA":
                 try be(.master, tag)
                 guard master.renditions.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) renditions") }
-                master.renditions.append(try rendition(HLSAttributeList(value)))
+                master.renditions.append(try rendition(attributes(value)))
             case "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-SESSION-DATA", "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING":
                 try be(.master, tag)
 
@@ -142,7 +173,7 @@ public enum HLSParser {
                 media.playlistType = type
             case "#EXT-X-SERVER-CONTROL":
                 try be(.media, tag)
-                media.holdBack = try HLSAttributeList(value).float("HOLD-BACK", in: 0...HLSLimits.timeOffset)
+                media.holdBack = try attributes(value).float("HOLD-BACK", in: 0...HLSLimits.timeOffset)
             case "#EXTINF":
                 try be(.media, tag)
                 let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
@@ -168,13 +199,13 @@ public enum HLSParser {
                 pendingDate = date
             case "#EXT-X-KEY":
                 try be(.media, tag)
-                key = try segmentKey(HLSAttributeList(value))
+                key = try segmentKey(attributes(value))
             case "#EXT-X-MAP":
                 try be(.media, tag)
-                let attributes = try HLSAttributeList(value)
-                let uri = try resolve(try attributes.required("URI", in: "EXT-X-MAP"))
+                let list = try attributes(value)
+                let uri = try resolve(try list.required("URI", in: "EXT-X-MAP"))
                 var range: HLSByteRange?
-                if let text = attributes["BYTERANGE"] {
+                if let text = list["BYTERANGE"] {
                     let parsed = try byteRange(Substring(text))
                     range = HLSByteRange(length: parsed.length, offset: parsed.offset ?? 0)
                 }
@@ -268,6 +299,8 @@ public enum HLSParser {
             }
             if kind == .master {
                 guard !master.variants.isEmpty else { throw HLSParseError(source: source, line: lastLine, reason: "a master playlist without variants") }
+                var master = master
+                master.variables = variables
                 return .master(master)
             }
             guard sawTargetDuration else {

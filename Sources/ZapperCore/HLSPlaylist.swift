@@ -13,6 +13,8 @@ public struct HLSMasterPlaylist: Sendable, Equatable {
     public var renditions: [HLSRendition] = []
     public var independentSegments = false
     public var start: HLSStartPoint?
+    /// Its EXT-X-DEFINE variables: what its media playlists may IMPORT.
+    public var variables = HLSVariables()
 
     public init() {}
 
