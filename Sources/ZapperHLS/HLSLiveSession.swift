@@ -183,6 +183,11 @@ public final class HLSLiveSession: Sendable {
                         break
                     }
                 }
+                // EXT-X-GAP: nothing to fetch; the next segment keeps its own sequence and time.
+                if segment.gap {
+                    report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
+                    continue
+                }
                 if let key = segment.key, !key.isPlayable {
                     let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""
                     report(.segmentFailed(sequence: segment.sequence, failure: PlaybackFailure(.unsupported, "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt")))

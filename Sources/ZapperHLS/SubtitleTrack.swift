@@ -112,6 +112,10 @@ public final class SubtitleTrack: Sendable {
             if update.restarted { report(.restarted) }
             for segment in update.segments {
                 if Task.isCancelled { return }
+                if segment.gap {
+                    report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
+                    continue
+                }
                 let cues = await fetch(segment).filter { recent.isNew($0) }
                 if Task.isCancelled { return }
                 if !cues.isEmpty { deliver(cues) }
