@@ -101,10 +101,12 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
         case .end:
             guard let head else { return }
             self.head = nil
-            let path = String(head.uri.split(separator: "?", maxSplits: 1).first ?? "/")
+            let pathAndQuery = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+            let path = String(pathAndQuery.first ?? "/")
             var request = OriginRequest(method: head.method.rawValue, path: path,
                                         host: head.headers.first(name: "host"),
                                         body: Data(body.readableBytesView))
+            request.query = pathAndQuery.count == 2 ? String(pathAndQuery[1]) : nil
             request.userAgent = head.headers.first(name: "user-agent")
             request.referrer = head.headers.first(name: "referer")
             request.origin = head.headers.first(name: "origin")

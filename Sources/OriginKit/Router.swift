@@ -4,6 +4,8 @@ public struct OriginRequest: Sendable {
     public var method: String
     /// The path without the query.
     public var path: String
+    /// The query, without its `?` (`/shapes/define/…` checks a token there).
+    public var query: String?
     /// The Host header, used to write absolute URLs that work for this client.
     public var host: String?
     public var body: Data
@@ -91,6 +93,9 @@ public final class OriginRouter: Sendable {
         }
         if parts.first == Self.guardedPrefix {
             return guarded(request, Array(parts.dropFirst()), baseURL: baseURL)
+        }
+        if parts.first == Self.shapesPrefix {
+            return shapes(request, Array(parts.dropFirst()), baseURL: baseURL)
         }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "only GET and HEAD here")
@@ -328,6 +333,7 @@ public final class OriginRouter: Sendable {
         lines += ["", "AES-128 (key every \(SegmentEncryption.segmentsPerKey) segments): \(baseURL)/ch/N/\(SegmentEncryption.pathPrefix)/master.m3u8",
                   "fMP4 (EXT-X-MAP): \(baseURL)/ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8 (encrypted: …/\(SegmentEncryption.pathPrefix)/\(FragmentedMP4.pathPrefix)/master.m3u8)"]
         lines.append("byte ranges of one file: \(baseURL)/ch/N/\(Self.rangesFolder)/index.m3u8")
+        lines.append("EXT-X-GAP and EXT-X-DEFINE: \(baseURL)/\(Self.shapesPrefix)/lineup.m3u")
         lines += SplitAudio.channels.map { "separate audio renditions: \(baseURL)/ch/\($0)/\(SplitAudio.masterFile)" }
         lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",

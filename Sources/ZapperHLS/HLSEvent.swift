@@ -13,6 +13,8 @@ public enum HLSEvent: Sendable, Equatable {
     case segmentsExpired(ClosedRange<Int64>)
     case segmentFailed(sequence: Int64, failure: PlaybackFailure)
     case segmentFetched(sequence: Int64, bytes: Int, seconds: Double, variant: Int)
+    /// An EXT-X-GAP segment: not fetched, its time passes without it.
+    case segmentGap(sequence: Int64, duration: Double)
     case restarted
 
     /// One line for a person reading the log.
@@ -28,6 +30,7 @@ public enum HLSEvent: Sendable, Equatable {
         case let .segmentFailed(sequence, failure): "segment \(sequence) skipped: \(failure)"
         case let .segmentFetched(sequence, bytes, seconds, variant):
             "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
+        case let .segmentGap(sequence, duration): "segment \(sequence) is a gap (EXT-X-GAP): \(duration) s not fetched"
         case .restarted: "the playlist started over; following its live edge"
         }
     }

@@ -27,6 +27,8 @@ public final class HLSLiveSession: Sendable {
     /// Segments to start before HOLD-BACK's: an audio rendition loaded a moment
     /// after the picture's playlist must not start after the picture does.
     private let leadSegments: Int
+    /// For a rendition's media playlist: the variables of its master playlist (EXT-X-DEFINE IMPORT).
+    private let masterVariables: HLSVariables?
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Whether the consumer has room for another segment (nil: always).
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
@@ -36,8 +38,10 @@ public final class HLSLiveSession: Sendable {
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
-                events: @escaping @Sendable (HLSEvent) -> Void) {
+                masterVariables: HLSVariables? = nil, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        // A rendition started with its URI alone: its master's session left them with the fetcher.
+        self.masterVariables = masterVariables ?? fetcher.masterVariables(for: url)
         self.startSequence = startSequence
         self.leadSegments = leadSegments
         self.variantCap = variantCap
@@ -87,7 +91,7 @@ public final class HLSLiveSession: Sendable {
             do {
                 let fetched = try await fetcher.document(url)
                 answered = fetched.url
-                first = try HLSParser.parse(fetched.text, url: answered)
+                first = try HLSParser.parse(fetched.text, url: answered, masterVariables: masterVariables)
                 if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
             } catch {
                 attempt += 1
@@ -97,9 +101,13 @@ public final class HLSLiveSession: Sendable {
         }
         var variants: [HLSVariant] = []
         var pending: HLSMediaPlaylist?
+        // What the media playlists may IMPORT (EXT-X-DEFINE).
+        var imports = masterVariables
         switch first! {
         case .master(let master):
             variants = master.variants
+            imports = master.variables
+            fetcher.remember(master)  // before the player hears of its renditions
             report(.masterLoaded(master))
         case .media(let media): pending = media
         }
@@ -128,7 +136,7 @@ public final class HLSLiveSession: Sendable {
                 do {
                     let fetched = try await fetcher.document(reloadURL)
                     reloadURL = fetched.url
-                    guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
+                    guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url, masterVariables: imports) else {
                         throw HTTPFetcher.Failure(url: mediaURL.absoluteString, kind: .invalid, reason: "a master playlist where a media playlist was expected")
                     }
                     playlist = media
@@ -182,6 +190,11 @@ public final class HLSLiveSession: Sendable {
                         switched = true
                         break
                     }
+                }
+                // EXT-X-GAP: nothing to fetch; the next segment keeps its own sequence and time.
+                if segment.gap {
+                    report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
+                    continue
                 }
                 if let key = segment.key, !key.isPlayable {
                     let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""

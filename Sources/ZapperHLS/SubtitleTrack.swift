@@ -12,6 +12,8 @@ public final class SubtitleTrack: Sendable {
     public let url: URL
     private let fetcher: HTTPFetcher
     private let startSequence: Int64?
+    /// The master playlist's variables (EXT-X-DEFINE IMPORT).
+    private let masterVariables: HLSVariables?
     private let deliver: @Sendable ([SubtitleCue]) -> Void
     private let report: @Sendable (HLSEvent) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
@@ -23,13 +25,16 @@ public final class SubtitleTrack: Sendable {
     ///   - cues: the cues of each fetched segment, in segment order (a cue
     ///     repeated in the next segment, as segmenters do for cues that span
     ///     a boundary, is delivered once). Called on the track's task.
+    ///   - masterVariables: the variables of the master playlist that lists the track, which
+    ///     EXT-X-DEFINE IMPORT takes; nil: those its `HLSLiveSession` left with the fetcher.
     ///   - events: playlist and segment failures, expiries, fetches (variant 0).
-    public init(url: URL, fetcher: HTTPFetcher = .shared, startSequence: Int64? = nil,
+    public init(url: URL, fetcher: HTTPFetcher = .shared, startSequence: Int64? = nil, masterVariables: HLSVariables? = nil,
                 cues: @escaping @Sendable ([SubtitleCue]) -> Void,
                 events: @escaping @Sendable (HLSEvent) -> Void = { _ in }) {
         self.url = url
         self.fetcher = fetcher
         self.startSequence = startSequence
+        self.masterVariables = masterVariables ?? fetcher.masterVariables(for: url)
         deliver = cues
         report = events
     }
@@ -66,7 +71,7 @@ public final class SubtitleTrack: Sendable {
             let playlist: HLSMediaPlaylist
             do {
                 let fetched = try await fetcher.document(url)
-                guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url) else {
+                guard case .media(let media) = try HLSParser.parse(fetched.text, url: fetched.url, masterVariables: masterVariables) else {
                     throw HTTPFetcher.Failure(url: url.absoluteString, kind: .invalid, reason: "a master playlist where a subtitle playlist was expected")
                 }
                 playlist = media
@@ -88,6 +93,10 @@ public final class SubtitleTrack: Sendable {
             if update.restarted { report(.restarted) }
             for segment in update.segments {
                 if Task.isCancelled { return }
+                if segment.gap {
+                    report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
+                    continue
+                }
                 let cues = await fetch(segment).filter { recent.isNew($0) }
                 if Task.isCancelled { return }
                 if !cues.isEmpty { deliver(cues) }

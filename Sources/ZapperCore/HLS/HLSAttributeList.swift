@@ -40,6 +40,9 @@ struct HLSAttributeList {
 
     subscript(name: String) -> String? { values[name] }
 
+    /// Replaces a value (after variable substitution, `HLSVariables`).
+    mutating func replace(_ name: String, with value: String) { values[name] = value }
+
     func integer(_ name: String, upTo limit: Int = Int.max) throws(AttributeError) -> Int? {
         guard let text = values[name] else { return nil }
         guard let value = Int(text), value >= 0, value <= limit else {

@@ -25,4 +25,11 @@ public enum HLSLimits {
     public static let segments = 100_000
     /// Variants and renditions in one master playlist.
     public static let variants = 1_000
+    /// EXT-X-DEFINE variables in one playlist.
+    public static let definitions = 64
+    /// A variable's value, UTF-8 bytes.
+    public static let definitionValue = 4_096
+    /// What substitution may make of one line (a URI line, or the values of one
+    /// tag's attribute list), UTF-8 bytes.
+    public static let substitutedLine = 16_384
 }

@@ -3,9 +3,16 @@ import Foundation
 /// Parses master and media playlists (RFC 8216 / 8216bis). Malformed input is
 /// rejected with its line and the reason; unknown tags are ignored. Every
 /// URI is resolved against the playlist's own URL and must be http(s).
+/// EXT-X-DEFINE variables are substituted (`HLSVariables`).
 public enum HLSParser {
-    public static func parse(_ text: String, url: URL) throws(HLSParseError) -> HLSPlaylist {
-        var state = State(source: url.absoluteString, base: url)
+    /// - Parameters:
+    ///   - url: the URL that finally answered (after redirects): URIs resolve
+    ///     against it, and EXT-X-DEFINE QUERYPARAM reads its query.
+    ///   - masterVariables: for a media playlist loaded from a master playlist,
+    ///     that master's variables (`HLSMasterPlaylist.variables`), which
+    ///     EXT-X-DEFINE IMPORT takes; nil: not loaded from a master.
+    public static func parse(_ text: String, url: URL, masterVariables: HLSVariables? = nil) throws(HLSParseError) -> HLSPlaylist {
+        var state = State(source: url.absoluteString, base: url, imports: masterVariables)
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
@@ -30,10 +37,14 @@ public enum HLSParser {
         return try state.finish(lastLine: state.line)
     }
 
-    private struct State {
+    struct State {
         let source: String
         let base: URL
+        let imports: HLSVariables?
         var line = 0
+        var variables = HLSVariables()
+        /// The first EXT-X-DEFINE IMPORT: a master playlist must have none.
+        var importLine: Int?
 
         var master = HLSMasterPlaylist()
         var media = HLSMediaPlaylist()
@@ -46,6 +57,7 @@ public enum HLSParser {
         var pendingRange: (length: Int, offset: Int?)?
         var pendingDiscontinuity = false
         var pendingDate: Date?
+        var pendingGap = false
         var key: HLSKey?
         var initSection: HLSInitSection?
         var discontinuities: Int64 = 0
@@ -53,9 +65,10 @@ public enum HLSParser {
         // Master playlist.
         var pendingVariant: (variant: HLSVariant, line: Int)?
 
-        init(source: String, base: URL) {
+        init(source: String, base: URL, imports: HLSVariables?) {
             self.source = source
             self.base = base
+            self.imports = imports
         }
 
         func fail(_ reason: String) -> HLSParseError {
@@ -66,7 +79,17 @@ public enum HLSParser {
             if let kind, kind != wanted {
                 throw fail("\(tag) in a \(kind == .master ? "master" : "media") playlist: it mixes master and media tags")
             }
+            if wanted == .master, let importLine {
+                throw HLSParseError(source: source, line: importLine, reason: "EXT-X-DEFINE IMPORT in a master playlist (only media playlists import)")
+            }
             kind = wanted
+        }
+
+        /// An attribute list, its variables substituted.
+        func attributes(_ text: Substring) throws(AttributeError) -> HLSAttributeList {
+            var list = try HLSAttributeList(text)
+            try list.substitute(variables)
+            return list
         }
 
         func resolve(_ reference: String) throws(HLSParseError) -> URL {
@@ -77,7 +100,10 @@ public enum HLSParser {
         }
 
         mutating func read(_ line: Substring) throws {
-            guard line.hasPrefix("#") else { return try uri(String(line)) }
+            guard line.hasPrefix("#") else {
+                var budget = HLSLimits.substitutedLine
+                return try uri(variables.substitute(line, budget: &budget))
+            }
             guard line.hasPrefix("#EXT") else { return }  // a comment
             let colon = line.firstIndex(of: ":")
             let tag = colon.map { line[..<$0] } ?? line
@@ -87,13 +113,19 @@ public enum HLSParser {
             case "#EXT-X-VERSION":
                 guard let version = Int(value.trimmingSpaces) else { throw fail("EXT-X-VERSION:\(value) is not a number") }
                 media.version = version
+            case "#EXT-X-DEFINE":
+                // Its own attributes are not substituted: a value is never expanded twice.
+                if try variables.define(HLSAttributeList(value), url: base, imports: imports) == .imported {
+                    guard kind != .master else { throw fail("EXT-X-DEFINE IMPORT in a master playlist (only media playlists import)") }
+                    importLine = importLine ?? self.line
+                }
             case "#EXT-X-INDEPENDENT-SEGMENTS":
                 master.independentSegments = true
                 media.independentSegments = true
             case "#EXT-X-START":
-                let attributes = try HLSAttributeList(value)
-                guard let offset = try attributes.float("TIME-OFFSET", in: -HLSLimits.timeOffset...HLSLimits.timeOffset) else { throw fail("EXT-X-START has no TIME-OFFSET") }
-                let start = HLSStartPoint(timeOffset: offset, precise: try attributes.yesNo("PRECISE"))
+                let list = try attributes(value)
+                guard let offset = try list.float("TIME-OFFSET", in: -HLSLimits.timeOffset...HLSLimits.timeOffset) else { throw fail("EXT-X-START has no TIME-OFFSET") }
+                let start = HLSStartPoint(timeOffset: offset, precise: try list.yesNo("PRECISE"))
                 master.start = start
                 media.start = start
 
@@ -104,11 +136,11 @@ public enum HLSParser {
                     throw HLSParseError(source: source, line: pending.line, reason: "EXT-X-STREAM-INF is not followed by its URI")
                 }
                 guard master.variants.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) variants") }
-                pendingVariant = (try variant(HLSAttributeList(value)), self.line)
+                pendingVariant = (try variant(attributes(value)), self.line)
             case "#EXT-X-MEDIA":
                 try be(.master, tag)
                 guard master.renditions.count < HLSLimits.variants else { throw fail("more than \(HLSLimits.variants) renditions") }
-                master.renditions.append(try rendition(HLSAttributeList(value)))
+                master.renditions.append(try rendition(attributes(value)))
             case "#EXT-X-I-FRAME-STREAM-INF", "#EXT-X-SESSION-DATA", "#EXT-X-SESSION-KEY", "#EXT-X-CONTENT-STEERING":
                 try be(.master, tag)
 
@@ -141,7 +173,7 @@ public enum HLSParser {
                 media.playlistType = type
             case "#EXT-X-SERVER-CONTROL":
                 try be(.media, tag)
-                media.holdBack = try HLSAttributeList(value).float("HOLD-BACK", in: 0...HLSLimits.timeOffset)
+                media.holdBack = try attributes(value).float("HOLD-BACK", in: 0...HLSLimits.timeOffset)
             case "#EXTINF":
                 try be(.media, tag)
                 let parts = value.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false)
@@ -156,6 +188,9 @@ public enum HLSParser {
             case "#EXT-X-DISCONTINUITY":
                 try be(.media, tag)
                 pendingDiscontinuity = true
+            case "#EXT-X-GAP":
+                try be(.media, tag)
+                pendingGap = true
             case "#EXT-X-PROGRAM-DATE-TIME":
                 try be(.media, tag)
                 guard let date = ISO8601Parser.date(String(value.trimmingSpaces)) else {
@@ -164,13 +199,13 @@ public enum HLSParser {
                 pendingDate = date
             case "#EXT-X-KEY":
                 try be(.media, tag)
-                key = try segmentKey(HLSAttributeList(value))
+                key = try segmentKey(attributes(value))
             case "#EXT-X-MAP":
                 try be(.media, tag)
-                let attributes = try HLSAttributeList(value)
-                let uri = try resolve(try attributes.required("URI", in: "EXT-X-MAP"))
+                let list = try attributes(value)
+                let uri = try resolve(try list.required("URI", in: "EXT-X-MAP"))
                 var range: HLSByteRange?
-                if let text = attributes["BYTERANGE"] {
+                if let text = list["BYTERANGE"] {
                     let parsed = try byteRange(Substring(text))
                     range = HLSByteRange(length: parsed.length, offset: parsed.offset ?? 0)
                 }
@@ -224,69 +259,13 @@ public enum HLSParser {
             }
             segment.key = key?.method == HLSKey.Method.none ? nil : key
             segment.initSection = initSection
+            segment.gap = pendingGap
             media.segments.append(segment)
             pendingInfo = nil
             pendingRange = nil
             pendingDiscontinuity = false
             pendingDate = nil
-        }
-
-        func variant(_ attributes: HLSAttributeList) throws -> HLSVariant {
-            guard let bandwidth = try attributes.integer("BANDWIDTH", upTo: HLSLimits.bandwidth) else {
-                throw fail("EXT-X-STREAM-INF has no BANDWIDTH")
-            }
-            var variant = HLSVariant(uri: base, bandwidth: bandwidth)
-            variant.averageBandwidth = try attributes.integer("AVERAGE-BANDWIDTH", upTo: HLSLimits.bandwidth)
-            if let text = attributes["RESOLUTION"] {
-                let parts = text.split(separator: "x")
-                let sides = HLSLimits.pictureSide
-                guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-                      sides.contains(width), sides.contains(height) else {
-                    throw fail("RESOLUTION=\(text) is not WIDTHxHEIGHT, each from 1 to \(sides.upperBound)")
-                }
-                variant.resolution = HLSResolution(width: width, height: height)
-            }
-            variant.codecs = attributes["CODECS"].map { $0.split(separator: ",").map { String($0.trimmingSpaces) } } ?? []
-            variant.frameRate = try attributes.float("FRAME-RATE", in: 0...HLSLimits.frameRate)
-            variant.audioGroup = attributes["AUDIO"]
-            variant.subtitlesGroup = attributes["SUBTITLES"]
-            return variant
-        }
-
-        func rendition(_ attributes: HLSAttributeList) throws -> HLSRendition {
-            let typeText = try attributes.required("TYPE", in: "EXT-X-MEDIA")
-            guard let type = HLSRendition.MediaType(rawValue: typeText) else { throw fail("EXT-X-MEDIA TYPE=\(typeText) is unknown") }
-            var rendition = HLSRendition(type: type, groupID: try attributes.required("GROUP-ID", in: "EXT-X-MEDIA"),
-                                         name: try attributes.required("NAME", in: "EXT-X-MEDIA"))
-            rendition.language = attributes["LANGUAGE"]
-            rendition.isDefault = try attributes.yesNo("DEFAULT")
-            rendition.autoselect = try attributes.yesNo("AUTOSELECT") || rendition.isDefault
-            rendition.forced = try attributes.yesNo("FORCED")
-            if let uri = attributes["URI"] {
-                guard type != .closedCaptions else { throw fail("EXT-X-MEDIA TYPE=CLOSED-CAPTIONS must not have a URI") }
-                rendition.uri = try resolve(uri)
-            } else if type == .subtitles {
-                throw fail("EXT-X-MEDIA TYPE=SUBTITLES has no URI")
-            }
-            return rendition
-        }
-
-        func segmentKey(_ attributes: HLSAttributeList) throws -> HLSKey {
-            let methodText = try attributes.required("METHOD", in: "EXT-X-KEY")
-            let method = HLSKey.Method(methodText)
-            var key = HLSKey(method: method)
-            guard method != .none else { return key }
-            let uri = try attributes.required("URI", in: "EXT-X-KEY")
-            key.keyFormat = attributes["KEYFORMAT"]
-            // A key this client fetches must pass the URL policy; one it never
-            // fetches (SAMPLE-AES with skd://, say) only marks its segments.
-            key.uri = key.isPlayable ? try resolve(uri) : try? resolve(uri)
-            if let text = attributes["IV"] {
-                let hex = text.hasPrefix("0x") || text.hasPrefix("0X") ? text.dropFirst(2) : Substring(text)
-                guard hex.count == 32, let bytes = Hex.bytes(hex) else { throw fail("IV=\(text) is not a 128-bit hexadecimal value") }
-                key.iv = bytes
-            }
-            return key
+            pendingGap = false
         }
 
         /// A media or discontinuity sequence number: small enough that counting
@@ -320,6 +299,8 @@ public enum HLSParser {
             }
             if kind == .master {
                 guard !master.variants.isEmpty else { throw HLSParseError(source: source, line: lastLine, reason: "a master playlist without variants") }
+                var master = master
+                master.variables = variables
                 return .master(master)
             }
             guard sawTargetDuration else {

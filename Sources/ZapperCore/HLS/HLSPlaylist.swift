@@ -13,6 +13,8 @@ public struct HLSMasterPlaylist: Sendable, Equatable {
     public var renditions: [HLSRendition] = []
     public var independentSegments = false
     public var start: HLSStartPoint?
+    /// Its EXT-X-DEFINE variables: what its media playlists may IMPORT.
+    public var variables = HLSVariables()
 
     public init() {}
 
@@ -110,6 +112,9 @@ public struct HLSSegment: Sendable, Equatable {
     public var key: HLSKey?
     /// EXT-X-MAP: the initialization section (fMP4).
     public var initSection: HLSInitSection?
+    /// EXT-X-GAP: the segment is missing. It is never fetched; its duration and
+    /// sequence number still count, so the timeline runs on over it.
+    public var gap = false
 
     public init(sequence: Int64, uri: URL, duration: Double) {
         self.sequence = sequence

@@ -1,0 +1,36 @@
+import Foundation
+import OriginKit
+import Testing
+import TestSupport
+import ZapperCore
+
+/// The real binary on the origin's `/shapes/lineup.m3u`: a channel with EXT-X-GAP
+/// segments plays on over its gaps without requesting one, and a channel reached
+/// through EXT-X-DEFINE (token by redirect, IMPORT, QUERYPARAM) plays its picture.
+extension ZapperPlaybackTests {
+    @Test func gapAndDefineChannelsPlay() async throws {
+        let origin = try OriginProcess.shared.get()
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        try #require(lineup.status == 200)
+        // Eight seconds on the gap channel: every fourth 2 s segment is a gap, so two pass.
+        let zapper = try LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180"], script: """
+            wait-event first-frame 20000
+            wait 8000
+            snapshot $DIR/gap.png
+            press KEY_CHANNELUP
+            wait-event first-frame 20000
+            wait 1000
+            snapshot $DIR/define.png
+            quit
+            """)
+        let run = await zapper.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [1, 2], "\(run.stderr)")
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("gap.png").path, OriginRouter.gapChannel))
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("define.png").path, OriginRouter.defineChannel))
+        let failures = run.named(.loadFailed)
+        // A gap's URI answers 404: no such failure means none was requested.
+        #expect(!failures.contains { $0["kind"] as? String == "http-404" }, "\(failures)")
+        #expect(!failures.contains { $0["channel"] as? Int == 2 }, "\(failures)")
+    }
+}
