@@ -49,7 +49,7 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
         // One segment ahead of where the picture starts: sound older than the picture is dropped,
         // sound that starts later would leave the picture silent (for a whole loop across a discontinuity).
         session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: { 10 }, startSequence: startSequence,
-                                 leadSegments: 1) { event in
+                                 leadSegments: 1, masterVariables: tracks.masterVariables) { event in
             if let failure = event.failure { failed(failure) }
         }
         session.waitsForRoom { [weak self] in self?.hasRoom ?? true }

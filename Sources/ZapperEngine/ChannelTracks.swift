@@ -51,6 +51,9 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
         }
     }
 
+    /// The master's EXT-X-DEFINE variables, which its renditions' playlists may IMPORT.
+    var masterVariables: HLSVariables? { lock.withLock { master?.variables } }
+
     /// The playlist of the playing audio when it is not in the picture's stream.
     var separateAudio: URL? { playingAudio?.uri }
 

@@ -24,7 +24,8 @@ extension ChannelPlayback {
     public func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
                                 cues: @escaping @Sendable ([SubtitleCue]) -> Void,
                                 trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower {
-        SubtitleFeed(SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence, cues: cues) { event in
+        SubtitleFeed(SubtitleTrack(url: url, fetcher: fetcher, startSequence: startSequence,
+                                   masterVariables: trackState.masterVariables, cues: cues) { event in
             switch event {
             case .playlistFailed: trouble(.playlist(event.line))
             case .segmentFailed: trouble(.segment(event.line))

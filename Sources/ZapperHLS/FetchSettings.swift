@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import ZapperCore
 
@@ -8,8 +7,6 @@ final class FetchSettings: Sendable {
     let blocksPrivateAddresses = Atomic<Bool>(false)
     /// The User-Agent when a channel names none: `[network] user-agent`, else `Zapper/<version>`.
     let userAgent = Mutex(FetchSettings.defaultUserAgent)
-    /// The EXT-X-DEFINE variables of recent master playlists, by rendition URI (`HTTPFetcher.remember`).
-    let masterVariables = RecentlyUsed<URL, HLSVariables>(capacity: 64)
 
     static let defaultUserAgent = "Zapper/\(ZapperVersion.current)"
 }

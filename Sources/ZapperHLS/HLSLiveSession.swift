@@ -40,8 +40,7 @@ public final class HLSLiveSession: Sendable {
                 variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
                 masterVariables: HLSVariables? = nil, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
-        // A rendition started with its URI alone: its master's session left them with the fetcher.
-        self.masterVariables = masterVariables ?? fetcher.masterVariables(for: url)
+        self.masterVariables = masterVariables
         self.startSequence = startSequence
         self.leadSegments = leadSegments
         self.variantCap = variantCap
@@ -107,7 +106,6 @@ public final class HLSLiveSession: Sendable {
         case .master(let master):
             variants = master.variants
             imports = master.variables
-            fetcher.remember(master)  // before the player hears of its renditions
             report(.masterLoaded(master))
         case .media(let media): pending = media
         }

@@ -22,7 +22,7 @@ public final class HTTPFetcher: Sendable {
     let client: HTTPClient
     public let requestTimeout: TimeAmount
     /// What every view of this pool shares: set at start from the configuration.
-    let settings: FetchSettings
+    private let settings: FetchSettings
     /// This view's headers (a channel's, from its lineup entry), over `settings.userAgent`.
     public let headers: RequestHeaders
     private let ownsClient: Bool

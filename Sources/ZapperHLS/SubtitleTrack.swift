@@ -26,7 +26,7 @@ public final class SubtitleTrack: Sendable {
     ///     repeated in the next segment, as segmenters do for cues that span
     ///     a boundary, is delivered once). Called on the track's task.
     ///   - masterVariables: the variables of the master playlist that lists the track, which
-    ///     EXT-X-DEFINE IMPORT takes; nil: those its `HLSLiveSession` left with the fetcher.
+    ///     EXT-X-DEFINE IMPORT takes (nil: none).
     ///   - events: playlist and segment failures, expiries, fetches (variant 0).
     public init(url: URL, fetcher: HTTPFetcher = .shared, startSequence: Int64? = nil, masterVariables: HLSVariables? = nil,
                 cues: @escaping @Sendable ([SubtitleCue]) -> Void,
@@ -34,7 +34,7 @@ public final class SubtitleTrack: Sendable {
         self.url = url
         self.fetcher = fetcher
         self.startSequence = startSequence
-        self.masterVariables = masterVariables ?? fetcher.masterVariables(for: url)
+        self.masterVariables = masterVariables
         deliver = cues
         report = events
     }

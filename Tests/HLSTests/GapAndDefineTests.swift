@@ -96,8 +96,8 @@ extension HLSLiveSessionTests {
                 "\(mediaReason)")
     }
 
-    /// A subtitle rendition is followed by a track started with its URI alone (as the player
-    /// does): it finds the master's variables on the fetcher the master's session used.
+    /// A subtitle rendition is followed by a track of its own, given the variables of the
+    /// master that listed it (as the player passes them): its playlist IMPORTs from them.
     @Test func aRenditionImportsFromTheMasterThatListedIt() async throws {
         let origin = try OriginProcess.shared.get()
         let fetcher = HTTPFetcher()
@@ -107,7 +107,7 @@ extension HLSLiveSessionTests {
         let uri = try #require(master?.renditions(.subtitles, group: "subs").first?.uri)
         let cues = Mutex<[SubtitleCue]>([])
         let events = Mutex<[HLSEvent]>([])
-        let track = SubtitleTrack(url: uri, fetcher: fetcher, cues: { new in cues.withLock { $0 += new } },
+        let track = SubtitleTrack(url: uri, fetcher: fetcher, masterVariables: master?.variables, cues: { new in cues.withLock { $0 += new } },
                                   events: { event in events.withLock { $0.append(event) } })
         track.start()
         try await recorder.waitFor("a cue", seconds: 30) { !cues.withLock { $0.isEmpty } }
