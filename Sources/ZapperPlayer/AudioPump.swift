@@ -132,7 +132,9 @@ final class AudioPump: @unchecked Sendable {
     /// may hold ahead of the clock. At most `limit` periods.
     func step(limit: Int = 1000) {
         guard let device = steppedDevice else { return }
-        for _ in 0..<limit where pumpOnce(device) != nil { return }
+        for _ in 0..<limit {
+            if pumpOnce(device) != nil { return }
+        }
     }
 
     /// Writes one period: the playing channel's sound, the old one fading out, or silence;

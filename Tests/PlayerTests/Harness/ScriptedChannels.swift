@@ -148,7 +148,8 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
 
     func takeAudio(frames: Int, from time: Double) -> AudioTake? {
         lock.withLock {
-            guard !stopped || firstShownAt != nil, firstShownAt != nil else { return nil }
+            // Sound from the first picture on; after a stop too, for the fade-out.
+            guard firstShownAt != nil else { return nil }
             return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
         }
     }
