@@ -34,7 +34,7 @@ extension Player {
             let verify = ports.verifyPIN
             report(gate.enter(digit: digit, now: now) { pin in hash.map { verify(pin, $0) } ?? false })
             // Wrong PINs and a lockout outlast a restart (pulling the plug must not reset them).
-            let lockout = gate.lockout(now: now, wallNow: wallMilliseconds)
+            let lockout = gate.lockout(now: now, wallNow: Self.wallMilliseconds(clock))
             keeper.change { $0.parental = lockout == ParentalLockout() ? nil : lockout }
             audio.withhold(gate.isLocked)
             return true

@@ -114,7 +114,7 @@ public final class Player {
         panelOrder = Self.panelOrder(lineup)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
-            gate.restore(saved, now: log.now, wallNow: Int((ports.clock.date.timeIntervalSince1970 * 1000).rounded()))
+            gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
         }
         guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) }
         guide?.start()
@@ -142,7 +142,7 @@ public final class Player {
     }
 
     /// The wall clock in milliseconds since 1970 (for what must outlast a restart).
-    var wallMilliseconds: Int { Int((clock.date.timeIntervalSince1970 * 1000).rounded()) }
+    static func wallMilliseconds(_ clock: any PlayerClock) -> Int { Int((clock.date.timeIntervalSince1970 * 1000).rounded()) }
 
     static func say(_ line: String) {
         FileHandle.standardError.write(Data("zapper: \(line)\n".utf8))
