@@ -182,5 +182,18 @@ import ZapperCore
         // Inside a multi-line string such a line is text (and here an unknown key's value).
         #expect(problems("notes = \"\"\"\n[;x]\n\"\"\"\n").contains("notes: unknown key"))
     }
+
+    /// A `}` where an array's value should be trips toml++ too (found by `make fuzz`): a parse error at its line.
+    @Test func aBraceInsideAnArrayIsAnError() {
+        let problems = ConfigFileTests().problems
+        for (text, line) in [("a = [}\n", 1), ("lineup = \"x\"\nb = [[}", 2), ("c = [1,}", 1), ("d = [\n  1,\n  # }\n  }\n]", 4),
+                             ("lineup =[[}[[[[['''''3':f'", 1)] {
+            #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): a } where an array's value or its ] was expected", "\(text)")
+        }
+        // In strings, comments and inline tables a } is no such thing.
+        for text in ["notes = [\"}\", '}', \"\"\"\n}\"\"\"]\n", "e = [{ f = 1 }] # [}\n", "g = { h = [1] }\n"] {
+            #expect(!problems(text).contains("array's value"), "\(text): \(problems(text))")
+        }
+    }
 }
 
