@@ -71,7 +71,7 @@ public enum ConfigFile {
     }
 
     public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ZapperConfig {
-        if let (line, message) = TOMLPrecheck.badHeader(in: text) ?? TOMLPrecheck.braceInArray(in: text) {
+        if let (line, message) = TOMLPrecheck.firstProblem(in: text) {
             throw ConfigFileError(file: file, problems: [.init(line: line, key: nil, message: message)])
         }
         let table: TOMLTable

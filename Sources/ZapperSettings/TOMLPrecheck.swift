@@ -1,36 +1,18 @@
-import Foundation
-
-/// Lines TOMLKit's parser (toml++) must not see: a table header whose name
-/// starts with neither a bare-key character nor a quote (`[;x]`, `[&`,
-/// `[[[a]]]`) trips an assertion inside toml++ (undefined behaviour when
-/// assertions are compiled out) instead of a parse error. Such a header is
-/// reported here, as the parse error it is, before TOMLKit reads the text.
+/// What TOMLKit's parser (toml++) must not see: shapes that trip an assertion
+/// inside toml++ (undefined behaviour when assertions are compiled out) instead
+/// of a parse error, each found by `make fuzz`:
+/// - a table header whose name starts with neither a bare-key character nor a
+///   quote (`[;x]`, `[&`, `[[[a]]]`, `[[` and nothing more on its line);
+/// - a `}` inside an array (`a = [}`, `a = [1, }`): no valid TOML closes an array with it;
+/// - a date then a space and one lone digit (`2024-01-01 7`, `0pin-nh-2= 8#`): toml++ reads
+///   on for a time past the value's end; no valid TOML has it (a time needs HH:MM).
+/// The text is read once, stepping over strings and comments as toml++ does, and
+/// the first such shape is reported as the parse error it is, with its line.
 enum TOMLPrecheck {
-    /// The 1-based line and message of the first bad table header, if any.
-    static func badHeader(in text: String) -> (line: Int, message: String)? {
-        var inMultilineString: String?
-        // By Unicode scalars, not Characters: "[" and a combining mark after it are one Character.
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            // toml++ skips a byte order mark at the start, and spaces and tabs before a header.
-            let line = Substring.UnicodeScalarView(raw.unicodeScalars.drop { $0 == " " || $0 == "\t" || (index == 0 && $0 == "\u{FEFF}") })
-            let characters = Substring(line)
-            if let delimiter = inMultilineString {
-                if occurrences(of: delimiter, in: characters) % 2 == 1 { inMultilineString = nil }
-                continue
-            }
-            if line.first == "[" {
-                let name = line.dropFirst(line.starts(with: "[[".unicodeScalars) ? 2 : 1).drop { $0 == " " || $0 == "\t" }
-                guard let first = name.first, isKeyStart(first) else {
-                    return (index + 1, "a table name must start with a letter, a digit, _, - or a quote")
-                }
-                continue
-            }
-            for delimiter in ["\"\"\"", "\'\'\'"] where occurrences(of: delimiter, in: characters) % 2 == 1 {
-                inMultilineString = delimiter
-                break
-            }
-        }
-        return nil
+    /// The 1-based line and message of the first shape toml++ would assert on, if any.
+    static func firstProblem(in text: String) -> (line: Int, message: String)? {
+        var scan = Scan(Array(text.unicodeScalars))
+        return scan.run()
     }
 
     static func isKeyStart(_ scalar: Unicode.Scalar) -> Bool {
@@ -39,7 +21,122 @@ enum TOMLPrecheck {
             || scalar == "_" || scalar == "-" || scalar == "\"" || scalar == "'"
     }
 
-    private static func occurrences(of delimiter: String, in line: Substring) -> Int {
-        line.components(separatedBy: delimiter).count - 1
+    private struct Scan {
+        let scalars: [Unicode.Scalar]
+        var index = 0
+        var line = 1
+        /// The value brackets open: `[` of arrays, `{` of inline tables (not table headers).
+        var open: [Unicode.Scalar] = []
+        /// Nothing but spaces and tabs (and, at the very start, a byte order mark) read on this line yet.
+        var lineStart = true
+
+        init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+        mutating func run() -> (line: Int, message: String)? {
+            while index < scalars.count {
+                let scalar = scalars[index]
+                switch scalar {
+                case "\"", "'":
+                    skipString()
+                    lineStart = false
+                    continue
+                case "#":
+                    skipToLineEnd()
+                    continue
+                case "\n":
+                    line += 1
+                    lineStart = true
+                    index += 1
+                    continue
+                case " ", "\t":
+                    index += 1
+                    continue
+                case "\u{FEFF}" where index == 0:
+                    index += 1
+                    continue
+                case "[" where lineStart && open.isEmpty:
+                    if let problem = header() { return problem }
+                    continue
+                case "[", "{":
+                    open.append(scalar)
+                case "]":
+                    if open.last == "[" { open.removeLast() }
+                case "}":
+                    if open.last == "[" { return (line, "a } where an array's value or its ] was expected") }
+                    if open.last == "{" { open.removeLast() }
+                default:
+                    if loneDigitAfterDate() { return (line, "not a TOML value: a date and a space need a time (HH:MM) after them") }
+                }
+                lineStart = false
+                index += 1
+            }
+            return nil
+        }
+
+        /// Whether a bare value starts at `index` with ten characters shaped `dddd-dd-dd`, a
+        /// space, a digit and then its end: toml++ takes it for a date-time and asserts.
+        private func loneDigitAfterDate() -> Bool {
+            let first = scalars[index]
+            guard ("0"..."9").contains(first) || first == "+" || first == "-",
+                  index == 0 || Self.ends(scalars[index - 1]) || scalars[index - 1] == "=" || scalars[index - 1] == "[",
+                  index + 12 <= scalars.count else { return false }
+            let token = scalars[index..<index + 10]
+            return !token.contains(where: Self.ends) && scalars[index + 4] == "-" && scalars[index + 7] == "-"
+                && scalars[index + 10] == " " && ("0"..."9").contains(scalars[index + 11])
+                && (index + 12 == scalars.count || Self.ends(scalars[index + 12]))
+        }
+
+        /// Where a bare value ends (toml++'s value terminators).
+        static func ends(_ scalar: Unicode.Scalar) -> Bool {
+            [" ", "\t", "\n", "\r", "#", ",", "]", "}"].contains(scalar)
+        }
+
+        /// A table header at `index`: its name must start with a key character or a quote.
+        /// Moves to its line's end (a header holds no value).
+        private mutating func header() -> (line: Int, message: String)? {
+            index += starts("[[", at: index) ? 2 : 1
+            while index < scalars.count, scalars[index] == " " || scalars[index] == "\t" { index += 1 }
+            guard index < scalars.count, TOMLPrecheck.isKeyStart(scalars[index]) else {
+                return (line, "a table name must start with a letter, a digit, _, - or a quote")
+            }
+            // The name may be quoted: step over strings on the header's line.
+            while index < scalars.count, scalars[index] != "\n" {
+                if scalars[index] == "\"" || scalars[index] == "'" { skipString() } else if scalars[index] == "#" { skipToLineEnd() } else { index += 1 }
+            }
+            return nil
+        }
+
+        private func starts(_ delimiter: String, at position: Int) -> Bool {
+            let wanted = Array(delimiter.unicodeScalars)
+            return position + wanted.count <= scalars.count && Array(scalars[position..<position + wanted.count]) == wanted
+        }
+
+        /// Moves past the string opened at `index` (basic or literal, one-line or multi-line), counting its lines.
+        private mutating func skipString() {
+            let quote = String(scalars[index])
+            let delimiter = starts(quote + quote + quote, at: index) ? quote + quote + quote : quote
+            let length = delimiter.unicodeScalars.count
+            index += length
+            while index < scalars.count {
+                if quote == "\"", scalars[index] == "\\" {
+                    index += 2
+                    continue
+                }
+                if starts(delimiter, at: index) {
+                    index += length
+                    return
+                }
+                if scalars[index] == "\n" {
+                    if length == 1 { return }  // an unclosed one-line string: toml++ says so
+                    line += 1
+                }
+                index += 1
+            }
+        }
+
+        /// Moves to the end of the line: its newline is read next.
+        private mutating func skipToLineEnd() {
+            while index < scalars.count, scalars[index] != "\n" { index += 1 }
+        }
     }
 }

@@ -176,7 +176,8 @@ import ZapperCore
     /// Table names toml++ asserts on instead of failing (found by `make fuzz`) are parse errors.
     @Test func tableNamesThatWouldTripTheTOMLParserAreErrors() {
         let problems = ConfigFileTests().problems
-        for (text, line) in [("[;ignage]\nstart-muted = true\n", 1), ("lineup = \"x\"\n[&", 2), ("[[[a]]]\n", 1), ("[[=", 1), ("[ ]", 1), ("\u{FEFF}[\u{A1}Z", 1), ("[\u{059E}x]", 1), ("[[\u{0301}a]]", 1)] {
+        for (text, line) in [("[;ignage]\nstart-muted = true\n", 1), ("lineup = \"x\"\n[&", 2), ("[[[a]]]\n", 1), ("[[=", 1), ("[ ]", 1), ("\u{FEFF}[\u{A1}Z", 1), ("[\u{059E}x]", 1), ("[[\u{0301}a]]", 1),
+                             ("a = 1 # \"\"\" in a comment opens no string\n[[\n", 2)] {
             #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): a table name must start with a letter, a digit, _, - or a quote", "\(text)")
         }
         // Inside a multi-line string such a line is text (and here an unknown key's value).
@@ -190,6 +191,11 @@ import ZapperCore
                              ("lineup =[[}[[[[['''''3':f'", 1)] {
             #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): a } where an array's value or its ] was expected", "\(text)")
         }
+        // A date, a space and a lone digit: toml++ reads past the value (found by `make fuzz` too).
+        for (text, line) in [("li=0pin-nh-2= 8#\0\0", 1), ("a = 1\nb = [2024-01-01 7]\n", 2), ("c = 2024-01-01 7", 1)] {
+            #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): not a TOML value: a date and a space need a time (HH:MM) after them", "\(text)")
+        }
+        #expect(!problems("d = 2024-01-01 07:30:00\n").contains("need a time"))
         // In strings, comments and inline tables a } is no such thing.
         for text in ["notes = [\"}\", '}', \"\"\"\n}\"\"\"]\n", "e = [{ f = 1 }] # [}\n", "g = { h = [1] }\n"] {
             #expect(!problems(text).contains("array's value"), "\(text): \(problems(text))")
