@@ -15,7 +15,7 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST).
-TEST_PACKAGES := xvfb x11-apps xdotool
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv

@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
@@ -51,9 +52,11 @@ let package = Package(
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
 
         // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient);
+        // TLS verified by swift-nio-ssl (system trust store, plus a private CA file);
         // AES-128 segments decrypted as they stream (swift-crypto's AES-CBC).
         .target(name: "ZapperHLS", dependencies: [
             "ZapperCore", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "NIOTLS", package: "swift-nio"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
 
@@ -73,9 +76,11 @@ let package = Package(
             "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperGuide",
         ]),
 
-        // The demo/test origin: a live HLS server on loopback (AES-128 demo: swift-crypto).
+        // The demo/test origin: a live HLS server on loopback, also over TLS (swift-nio-ssl)
+        // with a certificate the test makes (AES-128 demo: swift-crypto).
         .target(name: "OriginKit", dependencies: [
             .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// The origin's HTTP/1.1 server (SwiftNIO), on loopback only. It carries out
@@ -23,14 +24,17 @@ public final class OriginHTTPServer: Sendable {
     /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving the origin's router,
     /// made once the port is known.
     public static func start(port: Int, router: @escaping @Sendable (Int) -> OriginRouter,
-                             accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
-        try await start(port: port, responder: { port in router(port).reply(to:) }, accessLog: accessLog)
+                             tls: OriginTLS? = nil, accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
+        try await start(port: port, responder: { port in router(port).reply(to:) }, tls: tls, accessLog: accessLog)
     }
 
     /// Binds 127.0.0.1:`port` (0 picks a free port) and serves the replies of `responder(port)`
     /// (a test's own small server, say).
+    /// With `tls`, the server speaks https only (its certificate and key from the PEM files).
     public static func start(port: Int, responder: @escaping @Sendable (Int) -> Responder,
-                             accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
+                             tls: OriginTLS? = nil, accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
+        let sslContext = try tls.map { try $0.context() }
+        let scheme = tls == nil ? "http" : "https"
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let responderBox = ResponderBox()
         let bootstrap = ServerBootstrap(group: group)
@@ -41,8 +45,10 @@ public final class OriginHTTPServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     // A connection in the instant between bind and the responder's creation is refused.
                     guard let responder = responderBox.responder else { throw ChannelError.ioOnClosedChannel }
-                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try channel.pipeline.syncOperations.addHandler(OriginHTTPHandler(responder: responder, accessLog: accessLog))
+                    let sync = channel.pipeline.syncOperations
+                    if let sslContext { try sync.addHandler(NIOSSLServerHandler(context: sslContext)) }
+                    try sync.configureHTTPServerPipeline(withErrorHandling: true)
+                    try sync.addHandler(OriginHTTPHandler(responder: responder, scheme: scheme, accessLog: accessLog))
                 }
             }
         let channel: any Channel
@@ -68,6 +74,23 @@ public final class OriginHTTPServer: Sendable {
     }
 }
 
+/// The certificate (chain) and private key an https listener presents, as PEM files.
+public struct OriginTLS: Sendable {
+    public var certificateFile: String
+    public var keyFile: String
+
+    public init(certificateFile: String, keyFile: String) {
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+    }
+
+    func context() throws -> NIOSSLContext {
+        let chain = try NIOSSLCertificate.fromPEMFile(certificateFile).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try NIOSSLPrivateKey(file: keyFile, format: .pem)
+        return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key)))
+    }
+}
+
 /// Set once, right after binding.
 private final class ResponderBox: Sendable {
     private let stored = Mutex<OriginHTTPServer.Responder?>(nil)
@@ -82,12 +105,14 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let responder: OriginHTTPServer.Responder
+    private let scheme: String
     private let accessLog: (@Sendable (String) -> Void)?
     private var head: HTTPRequestHead?
     private var body = ByteBuffer()
 
-    init(responder: @escaping OriginHTTPServer.Responder, accessLog: (@Sendable (String) -> Void)?) {
+    init(responder: @escaping OriginHTTPServer.Responder, scheme: String, accessLog: (@Sendable (String) -> Void)?) {
         self.responder = responder
+        self.scheme = scheme
         self.accessLog = accessLog
     }
 
@@ -107,6 +132,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
                                         host: head.headers.first(name: "host"),
                                         body: Data(body.readableBytesView))
             request.query = pathAndQuery.count == 2 ? String(pathAndQuery[1]) : nil
+            request.scheme = scheme
             request.userAgent = head.headers.first(name: "user-agent")
             request.referrer = head.headers.first(name: "referer")
             request.origin = head.headers.first(name: "origin")

@@ -7,7 +7,9 @@ extension OriginRouter {
     ///   URL that answered, never against `/moved/`.
     /// - `/moved/hops/K`: K more hops (each 301, 302, 307 or 308) to `/ch/2/master.m3u8`.
     /// - `/moved/loop`: to itself. `/moved/file`: to a `file:` URL. `/moved/none`: no Location.
-    func moved(_ path: [String]) -> OriginReply {
+    /// - `/moved/insecure/N.m3u8`: 302 to channel N's master on the plain http listener
+    ///   (`plainHost`): from the https listener, a downgrade a client must refuse.
+    func moved(_ path: [String], plainHost: String) -> OriginReply {
         func redirect(_ status: Int, _ location: String?) -> OriginReply {
             var reply = OriginReply.text(status, "moved")
             reply.location = location
@@ -23,9 +25,10 @@ extension OriginRouter {
             let statuses = [301, 302, 307, 308]
             return redirect(statuses[hops % statuses.count], hops == 0 ? "/ch/2/master.m3u8" : "/moved/hops/\(hops - 1)")
         }
-        if path.count == 1, path[0].hasSuffix(".m3u8"), let number = Int(path[0].dropLast(5)),
-           catalog.channel(number: number) != nil {
-            return redirect(302, "/ch/\(number)/master.m3u8")
+        let last = path.last ?? ""
+        if last.hasSuffix(".m3u8"), let number = Int(last.dropLast(5)), catalog.channel(number: number) != nil {
+            if path.count == 1 { return redirect(302, "/ch/\(number)/master.m3u8") }
+            if path.count == 2, path[0] == "insecure" { return redirect(302, "http://\(plainHost)/ch/\(number)/master.m3u8") }
         }
         return .text(404, "not found: /moved/\(path.joined(separator: "/"))")
     }

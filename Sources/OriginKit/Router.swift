@@ -8,6 +8,8 @@ public struct OriginRequest: Sendable {
     public var query: String?
     /// The Host header, used to write absolute URLs that work for this client.
     public var host: String?
+    /// `http`, or `https` on the TLS listener: absolute URLs keep the scheme the client used.
+    public var scheme = "http"
     public var body: Data
     /// The request's User-Agent, Referer and Origin headers (`/guarded/…` checks them).
     public var userAgent: String?
@@ -65,13 +67,16 @@ public final class OriginRouter: Sendable {
     let playlists: PlaylistWriter
     let guide: GuideWriter
     let defaultHost: String
+    /// The plain http listener's host:port, for the https listener's redirects down to http.
+    let plainHost: String?
     let clock: @Sendable () -> Double
 
-    public init(library: EncodedLibrary, faults: FaultBoard, defaultHost: String,
+    public init(library: EncodedLibrary, faults: FaultBoard, defaultHost: String, plainHost: String? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.library = library
         self.faults = faults
         self.defaultHost = defaultHost
+        self.plainHost = plainHost
         self.clock = clock
         playlists = PlaylistWriter(timeline: LiveTimeline(catalog: library.catalog))
         guide = GuideWriter(catalog: library.catalog)
@@ -81,7 +86,7 @@ public final class OriginRouter: Sendable {
 
     public func reply(to request: OriginRequest) -> OriginReply {
         let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let baseURL = "http://\(request.host ?? defaultHost)"
+        let baseURL = "\(request.scheme)://\(request.host ?? defaultHost)"
         if parts.first == "control" {
             return control(request, Array(parts.dropFirst()))
         }
@@ -89,7 +94,7 @@ public final class OriginRouter: Sendable {
             return hostile(Array(parts.dropFirst()), baseURL: baseURL)
         }
         if parts.first == "moved" {
-            return moved(Array(parts.dropFirst()))
+            return moved(Array(parts.dropFirst()), plainHost: plainHost ?? request.host ?? defaultHost)
         }
         if parts.first == Self.guardedPrefix {
             return guarded(request, Array(parts.dropFirst()), baseURL: baseURL)

@@ -27,6 +27,8 @@ public enum Repo {
 public final class OriginProcess: @unchecked Sendable {
     let process = Process()
     public let port: Int
+    /// The https listener's port, when started with `--tls-cert`.
+    public let httpsPort: Int?
     private let input = Pipe()
 
     public struct StartFailure: Error, CustomStringConvertible {
@@ -58,6 +60,7 @@ public final class OriginProcess: @unchecked Sendable {
             throw StartFailure(description: "unexpected first line: \(text)")
         }
         self.port = port
+        httpsPort = text.range(of: "https://127.0.0.1:").flatMap { Int(text[$0.upperBound...].prefix { $0.isNumber }) }
     }
 
     public func stop() {

@@ -17,7 +17,25 @@ import ZapperCore
 /// Another must be shut down before it is released. `with(_:)` gives a view of
 /// a fetcher that sends a channel's own headers, on the same pool.
 public final class HTTPFetcher: Sendable {
-    public static let shared = HTTPFetcher()
+    /// The process's fetcher, made on first use with the trust `trustShared` set.
+    public static let shared: HTTPFetcher = {
+        sharedTrust.withLock { state in
+            state.made = true
+            return HTTPFetcher(trust: state.trust)
+        }
+    }()
+    private static let sharedTrust = Mutex<(trust: TLSTrust, made: Bool)>((.system, false))
+
+    /// Sets which https servers `shared` believes; only before its first use
+    /// (false after: its connection pool is made with the trust it had).
+    @discardableResult
+    public static func trustShared(_ trust: TLSTrust) -> Bool {
+        sharedTrust.withLock { state in
+            guard !state.made else { return false }
+            state.trust = trust
+            return true
+        }
+    }
 
     let client: HTTPClient
     public let requestTimeout: TimeAmount
@@ -40,8 +58,9 @@ public final class HTTPFetcher: Sendable {
         ownsClient = false
     }
 
-    public init(connectTimeout: TimeAmount = .seconds(5), requestTimeout: TimeAmount = .seconds(10)) {
+    public init(connectTimeout: TimeAmount = .seconds(5), requestTimeout: TimeAmount = .seconds(10), trust: TLSTrust = .system) {
         var configuration = HTTPClient.Configuration(
+            tlsConfiguration: trust.configuration,
             redirectConfiguration: .disallow,
             timeout: .init(connect: connectTimeout, read: requestTimeout),
             connectionPool: .init(idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: 4))
@@ -203,6 +222,9 @@ public final class HTTPFetcher: Sendable {
             do {
                 response = try await client.execute(request, timeout: requestTimeout)
             } catch {
+                if let problem = await CertificateDiagnosis.problem(of: error, url: current) {
+                    throw Failure(url: current.absoluteString, kind: .certificate(problem), reason: "\(problem.words): \(error)")
+                }
                 throw Failure(url: current.absoluteString, clientError: error)
             }
             let status = Int(response.status.code)

@@ -17,6 +17,14 @@ enum HostAddresses {
         }
     }
 
+    /// Whether `host` is an IPv4 or IPv6 address (in brackets or not) rather than a name.
+    static func isNumeric(_ host: String) -> Bool {
+        let name = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, name, &v4) == 1 || inet_pton(AF_INET6, name, &v6) == 1
+    }
+
     struct Unresolved: Error, CustomStringConvertible {
         var host: String
         var reason: String

@@ -47,6 +47,8 @@ import ZapperCore
 /// block-private-addresses = false
 /// # The User-Agent of every request whose channel names none of its own (logos, the guide too).
 /// user-agent = "Zapper/<version>"
+/// # Certificate authorities (PEM) trusted for https besides the system's store.
+/// ca-file = "/etc/zapper/private-ca.pem"
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -139,7 +141,7 @@ public enum ConfigFile {
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
             }
             if let network = subtable(root, "network") {
-                check(network, section: "network", known: ["block-private-addresses", "user-agent"])
+                check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file"])
                 config.network.blockPrivateAddresses = bool(network, "block-private-addresses", section: "network") ?? false
                 if let agent = string(network, "user-agent", section: "network") {
                     if agent.isEmpty {
@@ -149,6 +151,9 @@ public enum ConfigFile {
                     } else {
                         config.network.userAgent = agent
                     }
+                }
+                if let file = string(network, "ca-file", section: "network") {
+                    if file.isEmpty { fail("ca-file", "network", "is empty") } else { config.network.caFile = file }
                 }
             }
             return config

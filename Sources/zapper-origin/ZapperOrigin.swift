@@ -29,6 +29,15 @@ struct ZapperOrigin: AsyncParsableCommand {
     @Option(name: .customLong("fault"), help: "A fault at start, as CHANNEL:SPEC (repeatable).")
     var faults: [String] = []
 
+    @Option(help: "PEM certificate (chain) for an https listener beside the http one (with --tls-key).")
+    var tlsCert: String?
+
+    @Option(help: "PEM private key of --tls-cert.")
+    var tlsKey: String?
+
+    @Option(help: "TCP port on 127.0.0.1 of the https listener (0 picks a free one).")
+    var tlsPort = 8643
+
     @Flag(help: "Encode the cache if needed, then exit.")
     var encodeOnly = false
 
@@ -54,6 +63,13 @@ struct ZapperOrigin: AsyncParsableCommand {
             }
         }
 
+        let tls: OriginTLS?
+        switch (tlsCert, tlsKey) {
+        case (nil, nil): tls = nil
+        case (let cert?, let key?): tls = OriginTLS(certificateFile: cert, keyFile: key)
+        default: throw ValidationError("--tls-cert and --tls-key go together")
+        }
+
         let cacheRoot = cache.map { URL(fileURLWithPath: $0) } ?? EncodeCache.defaultRoot()
         let prepared = try EncodeCache(root: cacheRoot).prepare(catalog: catalog) { line in
             FileHandle.standardError.write(Data("zapper-origin: \(line)\n".utf8))
@@ -77,8 +93,17 @@ struct ZapperOrigin: AsyncParsableCommand {
         let server = try await OriginHTTPServer.start(port: port, router: { port in
             OriginRouter(library: library, faults: board, defaultHost: "127.0.0.1:\(port)")
         }, accessLog: log)
-        let listening = "zapper-origin: listening on http://127.0.0.1:\(server.port) (lineup http://127.0.0.1:\(server.port)/demo.m3u)\n"
-        FileHandle.standardOutput.write(Data(listening.utf8))
+        var listening = "zapper-origin: listening on http://127.0.0.1:\(server.port) (lineup http://127.0.0.1:\(server.port)/demo.m3u)"
+        var secure: OriginHTTPServer?
+        if let tls {
+            let plainHost = "127.0.0.1:\(server.port)"
+            let started = try await OriginHTTPServer.start(port: tlsPort, router: { port in
+                OriginRouter(library: library, faults: board, defaultHost: "127.0.0.1:\(port)", plainHost: plainHost)
+            }, tls: tls, accessLog: log)
+            listening += " and https://127.0.0.1:\(started.port)"
+            secure = started
+        }
+        FileHandle.standardOutput.write(Data((listening + "\n").utf8))
 
         if exitWithStdin {
             Thread.detachNewThread {
@@ -89,7 +114,11 @@ struct ZapperOrigin: AsyncParsableCommand {
         for signal in [SIGINT, SIGTERM] {
             Foundation.signal(signal) { _ in Foundation.exit(0) }
         }
-        try await server.run()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            if let secure { group.addTask { try await secure.run() } }
+            try await group.next()
+        }
     }
 }
 

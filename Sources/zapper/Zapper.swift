@@ -111,6 +111,12 @@ struct Zapper: ParsableCommand {
         guard !lineup.isEmpty else {
             throw ValidationError("Missing expected argument '--lineup <lineup>' (or `lineup` in \(config ?? ConfigFile.defaultPath))")
         }
+        // Before anything is fetched (the lineup may be an https URL): the shared pool is made with it.
+        do {
+            HTTPFetcher.trustShared(try TLSTrust(caFile: settings.network.caFile).checked())
+        } catch {
+            throw ValidationError("ca-file \(error)")
+        }
         // The state: a directory that cannot be made means playing without remembering, said once.
         var store: StateStore?
         do {

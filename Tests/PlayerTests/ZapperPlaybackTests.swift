@@ -85,6 +85,18 @@ struct ZapperPlaybackTests {
         return try #require(playlist.split(separator: "\n").last { !$0.hasPrefix("#") }.map(String.init))
     }
 
+    /// Of every tone in the catalog, the strongest in `left` (samples at 48 kHz).
+    func strongestTone(_ left: [Float]) throws -> Double? {
+        let tones = try Repo.catalog().channels.flatMap { $0.audio.map { Double($0.toneHz) } }
+        return tones.max { goertzelPower(left, frequency: $0, sampleRate: 48_000) < goertzelPower(left, frequency: $1, sampleRate: 48_000) }
+    }
+
+    /// The left channel of a run's WAV, as samples from -1 to 1.
+    func leftSamples(_ run: Run) -> [Float] {
+        let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        return stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
+    }
+
     /// zapper plays channel `number` of `lineup`: its events in order, its colour in a snapshot,
     /// its tone the strongest in the WAV, faded in.
     func expectPlays(_ number: Int, lineup: String) async throws {
@@ -115,13 +127,10 @@ struct ZapperPlaybackTests {
         #expect(distance < 45, "snapshot median \(seen), channel colour \(channel.colour)")
 
         // The sound: about three seconds went out, and its strongest catalog tone is the channel's.
-        let pcm = run.wav.dropFirst(44).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        let seconds = Double(pcm.count / 2) / 48_000
+        let left = leftSamples(run)
+        let seconds = Double(left.count) / 48_000
         #expect(seconds > 2 && seconds < 6, "\(seconds) s of audio")
-        let left = stride(from: 0, to: pcm.count, by: 2).map { Float(pcm[$0]) / 32768 }
-        let tones = try Repo.catalog().channels.flatMap { $0.audio.map { Double($0.toneHz) } }
-        let strongest = tones.max { goertzelPower(left, frequency: $0, sampleRate: 48_000) < goertzelPower(left, frequency: $1, sampleRate: 48_000) }
-        #expect(strongest == Double(channel.audio[0].toneHz))
+        #expect(try strongestTone(left) == Double(channel.audio[0].toneHz))
 
         // The sound fades in: its first 5 ms are much quieter than a moment later.
         func rms(_ range: Range<Int>) -> Double {

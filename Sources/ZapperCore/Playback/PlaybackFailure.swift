@@ -28,6 +28,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case noPicture
         /// Not fetched by policy: a scheme other than http(s), a local address, an https→http redirect.
         case refused
+        /// The https server's certificate was not accepted, and why.
+        case certificate(CertificateProblem)
         /// The number is not in the lineup.
         case noSuchChannel(Int)
         /// Anything else (the detail says what).
@@ -70,6 +72,7 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .stalled, .frozen: "The channel stopped sending"
         case .noPicture: "No picture from the channel"
         case .refused: "The channel's address is not allowed"
+        case .certificate(let problem): problem.words
         case .noSuchChannel(let number): "No channel \(number)"
         case .truncated, .tooLarge, .invalid, .unsupported, .decode, .other: "The channel cannot be played"
         }
@@ -90,6 +93,7 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .decode: "decode"
         case .noPicture: "no-picture"
         case .refused: "refused"
+        case .certificate(let problem): "certificate-\(problem.rawValue)"
         case .noSuchChannel: "no-such-channel"
         case .other: "other"
         }
@@ -99,4 +103,26 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
 /// An error type of a backend that knows which failure it is.
 public protocol PlaybackFailureConvertible: Error {
     var playbackFailure: PlaybackFailure { get }
+}
+
+/// Why an https server's certificate was refused: each says what a person can do about it.
+public enum CertificateProblem: String, Sendable, Hashable, CaseIterable {
+    /// Not signed by an authority the box trusts (self-signed, a private CA not in `ca-file`).
+    case untrusted
+    /// Past its end date.
+    case expired
+    /// Before its start date: the server's certificate is new, or the box's clock is wrong.
+    case notYetValid = "not-yet-valid"
+    /// Made out for another host name than the one in the address.
+    case wrongHost = "wrong-host"
+
+    /// The error card's words.
+    public var words: String {
+        switch self {
+        case .untrusted: "The channel's server is not trusted (its certificate)"
+        case .expired: "The channel's server certificate has expired"
+        case .notYetValid: "The channel's server certificate is not valid yet (check the clock)"
+        case .wrongHost: "The channel's server certificate is for another name"
+        }
+    }
 }

@@ -21,9 +21,13 @@ public struct ZapperConfig: Sendable, Equatable {
         public var blockPrivateAddresses = false
         /// The User-Agent of requests whose channel names none; nil: `Zapper/<version>`.
         public var userAgent: String?
-        public init(blockPrivateAddresses: Bool = false, userAgent: String? = nil) {
+        /// A PEM file of certificate authorities trusted for https besides the system's
+        /// (a provider's or a hotel network's private CA).
+        public var caFile: String?
+        public init(blockPrivateAddresses: Bool = false, userAgent: String? = nil, caFile: String? = nil) {
             self.blockPrivateAddresses = blockPrivateAddresses
             self.userAgent = userAgent
+            self.caFile = caFile
         }
     }
 
