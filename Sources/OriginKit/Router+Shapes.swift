@@ -6,7 +6,7 @@ extension OriginRouter {
     /// | path | what it is |
     /// |---|---|
     /// | `/shapes/lineup.m3u` | a lineup of the two channels below |
-    /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP |
+    /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP; cue tags too (`cueTag`, `dateRanges`) |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
     /// | `/shapes/define/login.m3u8` | 302 to the master below with `?token=` `shapesToken`, as a portal hands out a session |
     /// | `/shapes/define/master.m3u8?token=T` | channel `defineChannel` (240p and English subtitles) through EXT-X-DEFINE: QUERYPARAM="token" and NAME="cdn" |
@@ -21,6 +21,25 @@ extension OriginRouter {
 
     /// Whether segment `sequence` of `/shapes/gap/` is a gap.
     public static func isGap(_ sequence: Int64) -> Bool { ((sequence % 4) + 4) % 4 == 1 }
+
+    /// The cue tag before segment `sequence` of `/shapes/gap/`: an ad break of two segments
+    /// (EXT-X-CUE-OUT at 2 modulo 8, EXT-X-CUE-IN at 6 modulo 8: never a gap).
+    public static func cueTag(_ sequence: Int64) -> String? {
+        switch ((sequence % 8) + 8) % 8 {
+        case 2: "#EXT-X-CUE-OUT:4.0"
+        case 6: "#EXT-X-CUE-IN"
+        default: nil
+        }
+    }
+
+    /// The date ranges at the head of `/shapes/gap/`'s media playlist: a programme
+    /// marker, and a break whose SCTE35-OUT is the SCTE-35 standard's splice_insert
+    /// example (event 0x4800008F, a 60.293566 s break).
+    public static let dateRanges = [
+        "#EXT-X-DATERANGE:ID=\"programme-1\",CLASS=\"com.example.programme\",START-DATE=\"2026-01-01T00:00:00Z\",DURATION=3600",
+        "#EXT-X-DATERANGE:ID=\"splice-1\",START-DATE=\"2026-01-01T00:10:00Z\",SCTE35-OUT="
+            + "0xFC302F000000000000FFFFF014054800008F7FEFFE7369C02EFE0052CCF500000000000A0008435545490000013562DBA30A",
+    ]
 
     func shapes(_ request: OriginRequest, _ path: [String], baseURL: String) -> OriginReply {
         guard request.method == "GET" || request.method == "HEAD" else { return .text(405, "only GET and HEAD here") }
@@ -84,8 +103,9 @@ extension OriginRouter {
             let text = shapeMaster(channel, head: [], uri: "\(Self.videoRendition)/index.m3u8", subtitles: nil)
             return OriginReply(status: 200, contentType: Self.playlistType, body: Data(text.utf8))
         case [Self.videoRendition, "index.m3u8"]:
-            return shapeMedia(channel, rendition: Self.videoRendition) { sequence, file in
-                Self.isGap(sequence) ? "#EXT-X-GAP\n\(file)" : file
+            return shapeMedia(channel, rendition: Self.videoRendition, head: Self.dateRanges) { sequence, file in
+                let tags = [Self.cueTag(sequence), Self.isGap(sequence) ? "#EXT-X-GAP" : nil].compactMap { $0 }
+                return (tags + [file]).joined(separator: "\n")
             }
         default:
             guard path.count == 2, path[0] == Self.videoRendition, path[1].hasSuffix(".ts"),

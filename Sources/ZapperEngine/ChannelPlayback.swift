@@ -83,6 +83,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
             case .variantChosen(let index, _, _):
                 tracks.chose(variant: index)
                 owner.value?.followAudioRendition(startingAt: nil)
+            case .cue(let cue):
+                report(.cue(cue))
             default:
                 if let failure = event.failure { report(.failed(failure)) }
             }

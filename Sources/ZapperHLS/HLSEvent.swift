@@ -15,6 +15,8 @@ public enum HLSEvent: Sendable, Equatable {
     case segmentFetched(sequence: Int64, bytes: Int, seconds: Double, variant: Int)
     /// An EXT-X-GAP segment: not fetched, its time passes without it.
     case segmentGap(sequence: Int64, duration: Double)
+    /// A cue tag (EXT-X-DATERANGE, SCTE-35) reached: told once per id and kind.
+    case cue(HLSCue)
     case restarted
 
     /// One line for a person reading the log.
@@ -32,6 +34,7 @@ public enum HLSEvent: Sendable, Equatable {
             "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
         case let .segmentGap(sequence, duration): "segment \(sequence) is a gap (EXT-X-GAP): \(duration) s not fetched"
         case .restarted: "the playlist started over; following its live edge"
+        case let .cue(cue): "cue \(cue.kind.rawValue) \(cue.id)\(cue.duration.map { " (\($0) s)" } ?? "")"
         }
     }
 

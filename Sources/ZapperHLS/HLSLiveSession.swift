@@ -123,6 +123,7 @@ public final class HLSLiveSession: Sendable {
         var estimator = BandwidthEstimator()
         var failures = 0
         var stallReported = false
+        var cues = CueMemory()
 
         while !Task.isCancelled {
             let loadStarted = Self.now()
@@ -163,6 +164,7 @@ public final class HLSLiveSession: Sendable {
             let update = cursor.update(playlist, at: loadStarted)
             if let expired = update.expired { report(.segmentsExpired(expired)) }
             if update.restarted { report(.restarted) }
+            for cue in playlist.dateRanges where cues.isNew(cue) { report(.cue(cue)) }
             if cursor.isStalled(at: Self.now()) {
                 if !stallReported { report(.stalled(url: mediaURL.absoluteString, seconds: Self.now() - (cursor.lastChange ?? 0))) }
                 stallReported = true
@@ -189,6 +191,7 @@ public final class HLSLiveSession: Sendable {
                         break
                     }
                 }
+                for cue in segment.cues where cues.isNew(cue) { report(.cue(cue)) }
                 // EXT-X-GAP: nothing to fetch; the next segment keeps its own sequence and time.
                 if segment.gap {
                     report(.segmentGap(sequence: segment.sequence, duration: segment.duration))

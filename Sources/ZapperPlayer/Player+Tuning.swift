@@ -70,6 +70,8 @@ extension Player {
                 inbox(.failed(serial: serial, channel: channel.number, failure))
             case .audioFailed(let failure):
                 log.emit(.audioFailed(channel: channel.number, failure))
+            case .cue(let cue):
+                log.emit(.cue(channel: channel.number, cue))
             }
         }
     }

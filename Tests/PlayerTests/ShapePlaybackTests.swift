@@ -32,5 +32,15 @@ extension ZapperPlaybackTests {
         // A gap's URI answers 404: no such failure means none was requested.
         #expect(!failures.contains { $0["kind"] as? String == "http-404" }, "\(failures)")
         #expect(!failures.contains { $0["channel"] as? Int == 2 }, "\(failures)")
+        // The gap channel's cue tags: both date ranges, and a CUE-OUT or CUE-IN among the segments played.
+        let cues = run.named(.cue).filter { $0["channel"] as? Int == 1 }
+        #expect(cues.contains { $0["id"] as? String == "programme-1" && $0["kind"] as? String == "marker"
+                && $0["duration_ms"] as? Int == 3_600_000 && $0["class"] as? String == "com.example.programme" }, "\(cues)")
+        #expect(cues.contains { $0["id"] as? String == "splice-1" && $0["kind"] as? String == "out" && $0["duration_ms"] as? Int == 60_294 }, "\(cues)")
+        #expect(cues.contains { cue in
+            guard let id = cue["id"] as? String, id.hasPrefix("seq-"), let sequence = Int64(id.dropFirst(4)) else { return false }
+            return cue["kind"] as? String == (OriginRouter.cueTag(sequence) == "#EXT-X-CUE-IN" ? "in" : "out")
+        }, "\(cues)")
+        #expect(Set(cues.map { "\($0["id"] ?? "") \($0["kind"] ?? "")" }).count == cues.count, "each cue told once: \(cues)")
     }
 }

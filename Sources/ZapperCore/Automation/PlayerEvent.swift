@@ -28,6 +28,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case pinRejected(channel: Int, triesLeft: Int, lockoutSeconds: Int?)
     case unlocked(channel: Int, reason: String)
     case snapshot(path: String)
+    /// A cue in the channel's playlist (EXT-X-DATERANGE, SCTE-35 cue tags), told once.
+    case cue(channel: Int, HLSCue)
     case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
     /// `--trace-frames`: a presented picture's timeline time, the audio clock then (-1: none), its brightness.
     case frame(ptsMilliseconds: Int, clockMilliseconds: Int, luma: Int)
@@ -64,6 +66,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .pinRejected: .pinRejected
         case .unlocked: .unlocked
         case .snapshot: .snapshot
+        case .cue: .cue
         case .crashLoop: .crashLoop
         case .frame: .frame
         case .flip: .flip
@@ -97,6 +100,10 @@ public enum PlayerEvent: Sendable, Equatable {
             [("channel", .int(channel)), ("tries_left", .int(triesLeft))] + (lockout.map { [("lockout_s", .int($0))] } ?? [])
         case let .unlocked(channel, reason): [("channel", .int(channel)), ("reason", .string(reason))]
         case let .snapshot(path): [("path", .string(path))]
+        case let .cue(channel, cue):
+            [("channel", .int(channel)), ("id", .string(cue.id)), ("kind", .string(cue.kind.rawValue))]
+                + (cue.duration.map { [("duration_ms", .int(Int(($0 * 1000).rounded())))] } ?? [])
+                + (cue.cueClass.map { [("class", .string($0))] } ?? [])
         case let .crashLoop(exits, start, skipped, quarantined):
             [("exits", .int(exits)), ("start", .int(start)),
              ("quarantined", .string(quarantined.map(String.init).joined(separator: ",")))] + (skipped.map { [("skipped", .int($0))] } ?? [])
@@ -125,7 +132,7 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
-    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip
+    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

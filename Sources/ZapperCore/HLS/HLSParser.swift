@@ -58,6 +58,8 @@ public enum HLSParser {
         var pendingDiscontinuity = false
         var pendingDate: Date?
         var pendingGap = false
+        /// Cue tags before the next segment (`HLSParser+Cues`).
+        var pendingCues: [HLSCue] = []
         var key: HLSKey?
         var initSection: HLSInitSection?
         var discontinuities: Int64 = 0
@@ -191,6 +193,9 @@ public enum HLSParser {
             case "#EXT-X-GAP":
                 try be(.media, tag)
                 pendingGap = true
+            case _ where Self.cueTags.contains(tag):
+                try be(.media, tag)
+                cue(tag, value)
             case "#EXT-X-PROGRAM-DATE-TIME":
                 try be(.media, tag)
                 guard let date = ISO8601Parser.date(String(value.trimmingSpaces)) else {
@@ -260,12 +265,18 @@ public enum HLSParser {
             segment.key = key?.method == HLSKey.Method.none ? nil : key
             segment.initSection = initSection
             segment.gap = pendingGap
+            segment.cues = pendingCues.map { cue in
+                var cue = cue
+                if cue.id.isEmpty { cue.id = "seq-\(segment.sequence)" }
+                return cue
+            }
             media.segments.append(segment)
             pendingInfo = nil
             pendingRange = nil
             pendingDiscontinuity = false
             pendingDate = nil
             pendingGap = false
+            pendingCues = []
         }
 
         /// A media or discontinuity sequence number: small enough that counting

@@ -89,6 +89,8 @@ public struct HLSMediaPlaylist: Sendable, Equatable {
     public var start: HLSStartPoint?
     /// EXT-X-SERVER-CONTROL HOLD-BACK, in seconds.
     public var holdBack: Double?
+    /// EXT-X-DATERANGE tags, as cues (at most `HLSCue.maxPerPlaylist`).
+    public var dateRanges: [HLSCue] = []
 
     public init() {}
 
@@ -115,6 +117,8 @@ public struct HLSSegment: Sendable, Equatable {
     /// EXT-X-GAP: the segment is missing. It is never fetched; its duration and
     /// sequence number still count, so the timeline runs on over it.
     public var gap = false
+    /// SCTE-35 cue tags before this segment (EXT-X-CUE-OUT, EXT-X-CUE-IN, EXT-OATCLS-SCTE35).
+    public var cues: [HLSCue] = []
 
     public init(sequence: Int64, uri: URL, duration: Double) {
         self.sequence = sequence

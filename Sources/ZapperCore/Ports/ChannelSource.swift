@@ -18,6 +18,8 @@ public enum PlaybackNews: Sendable, Equatable {
     case failed(PlaybackFailure)
     /// Its separate audio rendition failed: the picture plays on.
     case audioFailed(PlaybackFailure)
+    /// A cue in its playlist (an ad break, a date range), for automation.
+    case cue(HLSCue)
 }
 
 /// One tune of one channel: pictures and sound on one timeline (seconds), taken
