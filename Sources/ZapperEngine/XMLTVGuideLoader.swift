@@ -3,42 +3,68 @@ import ZapperCore
 import ZapperGuide
 import ZapperHLS
 
-/// Reads an XMLTV guide from a file or over http(s), streaming (gzip or not),
-/// keeping only the channels and the window asked for.
+/// Reads XMLTV guides from files or over http(s), streaming (gzip or not),
+/// keeping only the channels and the window asked for. Several guides (a
+/// lineup's `url-tvg` may list more than one) are read in turn and merged; one
+/// that fails is said, and the others still count.
 public struct XMLTVGuideLoader: GuideLoader {
-    public let source: String
+    public let sources: [String]
+    public var source: String { sources.joined(separator: ", ") }
     /// A guide download must be whole within this long (a server that trickles would
     /// otherwise hold the refresh for good).
     public static let downloadSeconds = 300.0
 
-    public init(source: String) {
-        self.source = source
+    public init(sources: [String]) {
+        self.sources = sources
     }
 
-    public func load(window: GuideWindow, channelIDs: Set<String>) async throws -> (guide: Guide, problems: [String]) {
-        let options = GuideReader.Options(window: window, channelIDs: channelIDs)
-        let document: GuideDocument
-        if let url = URL(string: source), url.scheme == "http" || url.scheme == "https" {
-            let reader = GuideReader(source: source, options: options)
+    public init(source: String) {
+        self.init(sources: [source])
+    }
+
+    public func load(window: GuideWindow, wanted: GuideWanted) async throws -> (guide: Guide, problems: [String]) {
+        let options = GuideReader.Options(window: window, wanted: wanted)
+        var merged: Guide?
+        var problems: [String] = []
+        var firstError: (any Error)?
+        for source in sources {
             do {
-                let deadline = HTTPFetcher.now() + Self.downloadSeconds
-                let response = try await HTTPFetcher.shared.start(url)
-                var bytes = 0
-                for try await chunk in response.body {
-                    bytes += chunk.readableBytes
-                    try HTTPFetcher.check(deadline: deadline, url: url, bytes: bytes)
-                    try await reader.feed(Array(chunk.readableBytesView))
-                }
+                let document = try await Self.read(source, options: options)
+                merged = merged.map { $0.merging(document.guide, window: window) } ?? document.guide
+                problems += document.problems.map { "\($0)" }
             } catch {
-                reader.cancel()
-                throw error
+                firstError = firstError ?? error
+                problems.append("\(source): \(error)")
             }
-            document = try await reader.finish()
-        } else {
-            let path = source.hasPrefix("file://") ? String(source.dropFirst(7)) : source
-            document = try await Task.detached { try GuideReader.read(path: path, options: options) }.value
         }
-        return (document.guide, document.problems.map { "\($0)" })
+        guard let merged else { throw firstError ?? NoGuide() }
+        return (merged, problems)
+    }
+
+    struct NoGuide: Error, CustomStringConvertible {
+        var description: String { "no guide is named" }
+    }
+
+    private static func read(_ source: String, options: GuideReader.Options) async throws -> GuideDocument {
+        guard let url = URL(string: source), url.scheme == "http" || url.scheme == "https" else {
+            let path = source.hasPrefix("file://") ? String(source.dropFirst(7)) : source
+            return try await Task.detached { try GuideReader.read(path: path, options: options) }.value
+        }
+        let reader = GuideReader(source: source, options: options)
+        do {
+            let deadline = HTTPFetcher.now() + Self.downloadSeconds
+            let response = try await HTTPFetcher.shared.start(url)
+            var bytes = 0
+            for try await chunk in response.body {
+                bytes += chunk.readableBytes
+                try HTTPFetcher.check(deadline: deadline, url: url, bytes: bytes)
+                try await reader.feed(Array(chunk.readableBytesView))
+            }
+        } catch {
+            reader.cancel()
+            throw error
+        }
+        return try await reader.finish()
     }
 }
 

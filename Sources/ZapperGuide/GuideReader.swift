@@ -21,14 +21,16 @@ public final class GuideReader: Sendable {
     public struct Options: Sendable {
         /// Keep only the programmes this window keeps (bounded memory); `nil` keeps all.
         public var window: GuideWindow?
-        /// Keep only these channel ids (the lineup's `tvg-id`s); `nil` keeps all.
-        public var channelIDs: Set<String>?
+        /// Keep only these channels (the lineup's `tvg-id`s and names); `nil` keeps all.
+        public var wanted: GuideWanted?
         /// Of texts in several languages, these win, in order (`["en", "de"]`).
         public var preferredLanguages: [String]
 
-        public init(window: GuideWindow? = nil, channelIDs: Set<String>? = nil, preferredLanguages: [String] = []) {
+        /// `channelIDs`: keep only these ids (a `wanted` without names).
+        public init(window: GuideWindow? = nil, channelIDs: Set<String>? = nil, wanted: GuideWanted? = nil,
+                    preferredLanguages: [String] = []) {
             self.window = window
-            self.channelIDs = channelIDs
+            self.wanted = wanted ?? channelIDs.map { GuideWanted(ids: $0) }
             self.preferredLanguages = preferredLanguages
         }
     }
@@ -108,7 +110,7 @@ public final class GuideReader: Sendable {
     static func parse(source: String, options: Options,
                       pull: @escaping () throws -> [UInt8]?) throws(GuideReadError) -> GuideDocument {
         let handler = XMLTVHandler(
-            collector: GuideCollector(source: source, window: options.window, channelIDs: options.channelIDs),
+            collector: GuideCollector(source: source, window: options.window, wanted: options.wanted),
             preferredLanguages: options.preferredLanguages)
         let bytes = DecompressingSource(limit: GuideLimits.documentBytes, pull: pull)
         // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first (UTF8Repair).

@@ -8,7 +8,9 @@ final class GuideStore: @unchecked Sendable {
     private let lock = NSLock()
     private var guide: Guide?
     private let loader: any GuideLoader
-    private let channelIDs: Set<String>
+    private let wanted: GuideWanted
+    /// The largest guide shift of a channel, hours: the window read reaches that much further.
+    private let widestShift: Double
     private let refreshSeconds: Double
     private let clock: any PlayerClock
 
@@ -16,7 +18,8 @@ final class GuideStore: @unchecked Sendable {
         self.loader = loader
         self.refreshSeconds = refreshSeconds
         self.clock = clock
-        channelIDs = Set(lineup.compactMap(\.guideID))
+        wanted = GuideWanted(lineup: lineup)
+        widestShift = lineup.map { abs($0.guideShift ?? 0) }.max() ?? 0
     }
 
     func start() {
@@ -32,15 +35,21 @@ final class GuideStore: @unchecked Sendable {
     /// Loads the guide once more, merged into what we had.
     func refresh() async {
         do {
-            let loaded = try await loader.load(window: GuideWindow(now: clock.date), channelIDs: channelIDs)
+            let window = self.window
+            let loaded = try await loader.load(window: window, wanted: wanted)
             for problem in loaded.problems.prefix(5) { Player.say("guide: \(problem)") }
             let count = loaded.guide.programmeCount
-            let window = GuideWindow(now: clock.date)
             lock.withLock { guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide }
             Player.say("guide: \(count) programmes from \(loader.source)")
         } catch {
             Player.say("guide: \(error) (keeping what we had)")
         }
+    }
+
+    /// The programmes kept: the last hour and the next day, each widened by the widest shift.
+    private var window: GuideWindow {
+        let shift = widestShift * 3600
+        return GuideWindow(now: clock.date, past: 3600 + shift, ahead: 86_400 + shift)
     }
 
     /// Now and next on a channel, as the card and the banner show them.

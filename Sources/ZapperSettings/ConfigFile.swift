@@ -16,6 +16,9 @@ import ZapperCore
 /// lineup = "/etc/zapper/channels.m3u"
 /// # XMLTV guide, file or http(s); default: the lineup's url-tvg.
 /// guide = "https://guide.example.net/guide.xml.gz"
+/// # Hours added to the guide's times (a guide written for another time zone; -24 to 24, may be
+/// # fractional); a channel's own tvg-shift wins.
+/// guide-shift = 0
 /// # A keymap file laid over the default bindings.
 /// keymap = "/etc/zapper/keymap"
 /// # Tuned when no last channel is remembered.
@@ -104,10 +107,19 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "keymap", "default-channel", "parental", "signage", "network"])
+            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "parental", "signage", "network"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
+            if let shift = root["guide-shift"] {
+                // TOML writes 2 as an integer and 5.5 as a float: both are hours.
+                let hours = shift.double ?? shift.int.map(Double.init)
+                switch hours.map({ GuideShift.hours(String($0)) }) {
+                case .success(let hours)?: config.guideShift = hours
+                case .failure(let rejection)?: fail("guide-shift", nil, "\(rejection)")
+                case nil: fail("guide-shift", nil, "expected a number of hours, found \(shift.type)")
+                }
+            }
             if let channel = int(root, "default-channel", section: nil) {
                 if channel > 0 { config.defaultChannel = channel } else { fail("default-channel", nil, "must be a channel number (1 or more)") }
             }

@@ -136,7 +136,8 @@ struct Zapper: ParsableCommand {
         // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
         HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
         if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
-        let parsed = M3UPlusParser.parse(text, source: lineup)
+        var parsed = M3UPlusParser.parse(text, source: lineup)
+        if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
         for problem in parsed.problems {
             say("\(problem)")
         }
@@ -168,15 +169,8 @@ struct Zapper: ParsableCommand {
         options.traceFlips = traceFlips
         options.config = settings
         options.state = state
-        var guideSource = guide ?? settings.guide
-        if guideSource == nil, let listed = parsed.guideURL {
-            // Only http and https leave a lineup: a lineup cannot point us at a local file.
-            if case .success = MediaURLPolicy.check(listed.absoluteString) {
-                guideSource = listed.absoluteString
-            } else {
-                say("\(lineup): url-tvg \(listed.absoluteString) ignored: only http and https may be fetched")
-            }
-        }
+        // The lineup's guides (url-tvg, x-tvg-url: each URL passed MediaURLPolicy, so no local file).
+        let guideSources = (guide ?? settings.guide).map { [$0] } ?? parsed.guideURLs.map(\.absoluteString)
         if let script {
             options.script = try read(script, "script") { try ScriptParser.parse($0, source: script, canonical: EvdevCodes.canonicalKeyName) }
         }
@@ -195,7 +189,7 @@ struct Zapper: ParsableCommand {
         let player: Player
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
-                                    guide: guideSource.map { XMLTVGuideLoader(source: $0) },
+                                    guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(sources: guideSources),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
         } catch {

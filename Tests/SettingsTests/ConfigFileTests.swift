@@ -57,6 +57,16 @@ import ZapperCore
         #expect(problems("[network]\nuser-agent = \"\"\n").contains("network.user-agent: is empty"))
     }
 
+    @Test func theGuideShiftAndTheCAFileAreRead() throws {
+        #expect(try ConfigFile.parse("guide-shift = -5.5\n", file: "z.toml").guideShift == -5.5)
+        #expect(try ConfigFile.parse("guide-shift = 2\n", file: "z.toml").guideShift == 2)
+        #expect(problems("guide-shift = 1e300\n").contains("guide-shift: \"1e+300\" is not a number of hours from -24 to 24"))
+        #expect(problems("guide-shift = \"+1\"\n").contains("guide-shift: expected a number of hours, found string"))
+        let config = try ConfigFile.parse("[network]\nca-file = \"/etc/zapper/ca.pem\"\n", file: "z.toml")
+        #expect(config.network.caFile == "/etc/zapper/ca.pem")
+        #expect(problems("[network]\nca-file = \"\"\n").contains("network.ca-file: is empty"))
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
@@ -79,7 +89,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, keymap, lineup, network, parental, signage)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, guide-shift, keymap, lineup, network, parental, signage)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

@@ -9,7 +9,7 @@ import Testing
         let lineup = M3UPlusParser.parse(try String(contentsOf: url, encoding: .utf8), source: url.path)
         #expect(lineup.problems.isEmpty)
         #expect(lineup.channels.count >= 8)
-        #expect(lineup.guideURL?.absoluteString == "http://127.0.0.1:8600/guide.xml")
+        #expect(lineup.guideURLs.map(\.absoluteString) == ["http://127.0.0.1:8600/guide.xml"])
         let first = try #require(lineup.channel(number: 1))
         #expect(first.name == "Red One" && first.group == "News" && first.guideID == "red.zapper")
         #expect(first.url.absoluteString == "http://127.0.0.1:8600/ch/1/master.m3u8")
@@ -31,7 +31,7 @@ import Testing
             + "https://live.example/sky.m3u8?token=a,b\r\n"
         let lineup = M3UPlusParser.parse(text, source: "provider.m3u")
         #expect(lineup.problems.isEmpty)
-        #expect(lineup.guideURL?.absoluteString == "http://guide.example/a.xml")
+        #expect(lineup.guideURLs.map(\.absoluteString) == ["http://guide.example/a.xml", "http://guide.example/b.xml"])
         #expect(lineup.channels.map(\.number) == [1, 7])
         let bbc = lineup.channel(number: 7)!
         #expect(bbc.name == "BBC One, London")

@@ -95,7 +95,11 @@ public struct Guide: Sendable, Equatable {
     /// Programmes per channel id, sorted by start; each ends no later than the next starts.
     public private(set) var programmesByChannel: [String: [Programme]]
     /// The `<channel>` entries, by id.
-    public private(set) var channels: [String: GuideChannel]
+    public private(set) var channels: [String: GuideChannel] {
+        didSet { idsByName = Self.names(channels) }
+    }
+    /// Channel ids by their display names (`GuideWanted.key`), for lineup channels matched by name.
+    public private(set) var idsByName: [String: String] = [:]
 
     public init(programmes: [Programme] = [], channels: [GuideChannel] = [], window: GuideWindow? = nil) {
         var byChannel: [String: [Programme]] = [:]
@@ -105,6 +109,20 @@ public struct Guide: Sendable, Equatable {
             return tidy.isEmpty ? nil : tidy
         }
         self.channels = Dictionary(channels.map { ($0.id, $0) }, uniquingKeysWith: { _, newer in newer })
+        idsByName = Self.names(self.channels)
+    }
+
+    /// Every display name to its channel's id; a name two channels share goes to the smaller id.
+    static func names(_ channels: [String: GuideChannel]) -> [String: String] {
+        var index: [String: String] = [:]
+        for (id, channel) in channels {
+            for name in channel.displayNames {
+                let key = GuideWanted.key(name)
+                if let taken = index[key], taken < id { continue }
+                index[key] = id
+            }
+        }
+        return index
     }
 
     public static let empty = Guide()
@@ -199,17 +217,5 @@ public struct Guide: Sendable, Equatable {
             result[index].stop = result[index + 1].start
         }
         return result.filter { $0.stop > $0.start && (window?.keeps(start: $0.start, stop: $0.stop) ?? true) }
-    }
-}
-
-extension Guide {
-    /// The programme on a lineup channel now, found by its `tvg-id`.
-    public func now(for channel: LineupChannel, at time: Date) -> Programme? {
-        channel.guideID.flatMap { now(channelID: $0, at: time) }
-    }
-
-    /// The programme after `time` on a lineup channel, found by its `tvg-id`.
-    public func next(for channel: LineupChannel, after time: Date) -> Programme? {
-        channel.guideID.flatMap { next(channelID: $0, after: time) }
     }
 }

@@ -13,8 +13,11 @@ import Foundation
 public struct GuideCollector: Sendable {
     public let source: String
     public let window: GuideWindow?
-    /// Only these channel ids are kept (the lineup's `tvg-id`s); `nil` keeps all.
-    public let channelIDs: Set<String>?
+    /// Only these channels are kept (the lineup's `tvg-id`s, and the names of its channels);
+    /// `nil` keeps all.
+    public let wanted: GuideWanted?
+    /// Ids of `<channel>`s kept for their display name (XMLTV lists channels before programmes).
+    var namedIDs: Set<String> = []
     public private(set) var problems: [InputProblem] = []
     public private(set) var counts = Counts()
 
@@ -56,10 +59,15 @@ public struct GuideCollector: Sendable {
     /// How many programmes may arrive between two tidy-ups.
     public var compactionInterval = 20_000
 
-    public init(source: String, window: GuideWindow? = nil, channelIDs: Set<String>? = nil) {
+    public init(source: String, window: GuideWindow? = nil, wanted: GuideWanted? = nil) {
         self.source = source
         self.window = window
-        self.channelIDs = channelIDs
+        self.wanted = wanted
+    }
+
+    func keeps(_ id: String) -> Bool {
+        guard let wanted else { return true }
+        return wanted.ids.contains(id) || namedIDs.contains(id)
     }
 
     public mutating func problem(line: Int, _ message: String) {
@@ -73,7 +81,11 @@ public struct GuideCollector: Sendable {
     }
 
     public mutating func add(channel: GuideChannel) {
-        if let channelIDs, !channelIDs.contains(channel.id) { return }
+        if let wanted, !wanted.ids.contains(channel.id) {
+            guard channel.displayNames.contains(where: { wanted.names.contains(GuideWanted.key($0)) }),
+                  namedIDs.count < GuideLimits.channels else { return }
+            namedIDs.insert(channel.id)
+        }
         channels[channel.id] = channel
     }
 
@@ -81,7 +93,7 @@ public struct GuideCollector: Sendable {
     public mutating func add(_ programme: Programme, stopKnown: Bool) {
         counts.read += 1
         let id = programme.channelID
-        if let channelIDs, !channelIDs.contains(id) {
+        if !keeps(id) {
             counts.otherChannels += 1
             return
         }

@@ -12,6 +12,8 @@ public enum GuideLimits {
     public static let textsPerElement = 16
     /// Programmes kept per channel (a fortnight of five-minute slots).
     public static let programmesPerChannel = 4_096
+    /// Guide channels kept for a lineup channel's name (their `tvg-id` matched none).
+    public static let channels = 100_000
     /// Problems kept per read (each is one line of the log at most); the rest are counted.
     public static let problems = 100
 }

@@ -19,6 +19,12 @@ public struct LineupChannel: Sendable, Equatable {
     public var headers: RequestHeaders
     /// Where it was read from (1-based line of its `#EXTINF`, or of its URL).
     public var line: Int
+    /// Hours to add to the guide's times for this channel (`tvg-shift`, else the
+    /// configuration's `guide-shift`): a guide written for another time zone.
+    public var guideShift: Double?
+
+    /// The name the guide may know it by when its `tvg-id` is not there: `tvg-name`, else its name.
+    public var guideName: String { attributes["tvg-name"].flatMap { $0.isEmpty ? nil : $0 } ?? name }
 
     public init(number: Int, name: String, url: URL, guideID: String? = nil, logo: URL? = nil,
                 group: String? = nil, rating: String? = nil, attributes: [String: String] = [:],
@@ -54,19 +60,24 @@ public struct InputProblem: Error, Sendable, Equatable, CustomStringConvertible 
 public struct Lineup: Sendable, Equatable {
     /// Ordered by channel number.
     public var channels: [LineupChannel]
-    /// The guide named by the header's `url-tvg` (or `x-tvg-url`).
-    public var guideURL: URL?
+    /// The guides named by the header's `url-tvg` and `x-tvg-url` (each a comma-separated list), in order.
+    public var guideURLs: [URL]
     /// Lines that were skipped or corrected, with the reason.
     public var problems: [InputProblem]
 
-    public init(channels: [LineupChannel], guideURL: URL? = nil, problems: [InputProblem] = []) {
+    public init(channels: [LineupChannel], guideURLs: [URL] = [], problems: [InputProblem] = []) {
         self.channels = channels.sorted { $0.number < $1.number }
-        self.guideURL = guideURL
+        self.guideURLs = guideURLs
         self.problems = problems
     }
 
     public func channel(number: Int) -> LineupChannel? {
         channels.first { $0.number == number }
+    }
+
+    /// The configuration's `guide-shift` for every channel without a `tvg-shift` of its own.
+    public mutating func shiftGuide(byDefault hours: Double) {
+        for index in channels.indices where channels[index].guideShift == nil { channels[index].guideShift = hours }
     }
 }
 

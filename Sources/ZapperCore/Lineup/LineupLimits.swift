@@ -8,4 +8,6 @@ public enum LineupLimits {
     public static let nameCharacters = 200
     /// Problems kept, each one line of the log; the rest are counted.
     public static let problems = 200
+    /// Guide URLs read from `url-tvg` and `x-tvg-url` together.
+    public static let guides = 8
 }

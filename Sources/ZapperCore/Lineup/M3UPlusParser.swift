@@ -32,7 +32,7 @@ public enum M3UPlusParser {
         // `#EXTVLCOPT:http-…` headers since the last stream URL (some lineups put them before #EXTINF).
         var options = RequestHeaders()
         var optionProblem: String?
-        var guideURL: URL?
+        var guideURLs: [URL] = []
         var sawHeader = false
         var entries: [(pending: Pending, url: URL, headers: RequestHeaders)] = []
 
@@ -43,10 +43,12 @@ public enum M3UPlusParser {
             if line.hasPrefix("#EXTM3U") {
                 sawHeader = true
                 let attributes = parseAttributes(String(line.dropFirst("#EXTM3U".count)))
-                if let list = attributes["url-tvg"] ?? attributes["x-tvg-url"] {
-                    let first = list.split(separator: ",").first.map(String.init) ?? list
-                    switch MediaURLPolicy.check(first) {
-                    case .success(let url): guideURL = url
+                // Both names are in the wild, each may list several guides: all are read and merged.
+                let listed = ["url-tvg", "x-tvg-url"].compactMap { attributes[$0] }.flatMap { $0.split(separator: ",") }
+                for text in listed where !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                    switch MediaURLPolicy.check(String(text)) {
+                    case .success(let url):
+                        if !guideURLs.contains(url), guideURLs.count < LineupLimits.guides { guideURLs.append(url) }
                     case .failure(let rejection): problem(number, "guide URL \(rejection)")
                     }
                 }
@@ -145,15 +147,22 @@ public enum M3UPlusParser {
             let name = String(([entry.title, entry.attributes["tvg-name"] ?? ""]
                 .first { !$0.isEmpty } ?? "Channel \(assigned)").prefix(LineupLimits.nameCharacters))
             let group = entry.attributes["group-title"].flatMap { $0.isEmpty ? nil : $0 } ?? entry.group
-            channels.append(LineupChannel(number: assigned, name: name, url: url,
-                                          guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
-                                          logo: logo, group: group, rating: rating(entry.attributes),
-                                          attributes: entry.attributes, headers: headers, line: entry.line))
+            var channel = LineupChannel(number: assigned, name: name, url: url,
+                                        guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
+                                        logo: logo, group: group, rating: rating(entry.attributes),
+                                        attributes: entry.attributes, headers: headers, line: entry.line)
+            if let text = entry.attributes["tvg-shift"] {
+                switch GuideShift.hours(text) {
+                case .success(let hours): channel.guideShift = hours
+                case .failure(let reason): problem(entry.line, "tvg-shift \(reason); ignored")
+                }
+            }
+            channels.append(channel)
         }
         if unsaid > 0 {
             problems.append(InputProblem(source: source, line: lines.count, message: "\(unsaid) more problems not listed"))
         }
-        return Lineup(channels: channels, guideURL: guideURL, problems: problems.sorted { $0.line < $1.line })
+        return Lineup(channels: channels, guideURLs: guideURLs, problems: problems.sorted { $0.line < $1.line })
     }
 
     /// The headers an #EXTINF's attributes ask for (`user-agent`, `referrer`, `http-referrer`, …).

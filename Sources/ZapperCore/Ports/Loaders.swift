@@ -10,8 +10,8 @@ public protocol ByteLoader: Sendable {
 public protocol GuideLoader: Sendable {
     /// Where the guide comes from, as the log names it.
     var source: String { get }
-    /// The guide's programmes within `window` for `channelIDs`, and what was wrong with some of them.
-    func load(window: GuideWindow, channelIDs: Set<String>) async throws -> (guide: Guide, problems: [String])
+    /// The guide's programmes within `window` for the `wanted` channels, and what was wrong with some of them.
+    func load(window: GuideWindow, wanted: GuideWanted) async throws -> (guide: Guide, problems: [String])
 }
 
 /// Keeps the state that outlives the process (atomically, durably on a box).

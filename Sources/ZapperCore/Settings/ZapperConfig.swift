@@ -6,6 +6,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var lineup: String?
     /// The XMLTV guide: a file path or an http(s) URL; else the lineup's `url-tvg`.
     public var guide: String?
+    /// Hours added to every guide time (`GuideShift.range`) for channels without a `tvg-shift`.
+    public var guideShift: Double?
     /// A keymap file laid over the default bindings.
     public var keymap: String?
     /// The channel to tune when no last channel is remembered.

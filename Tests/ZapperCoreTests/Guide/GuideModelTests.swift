@@ -175,7 +175,7 @@ func at(_ seconds: Int) -> Date { Date(timeIntervalSince1970: TimeInterval(secon
     }
 
     @Test func keepsOnlyTheLineupsChannels() {
-        var collector = GuideCollector(source: "t", channelIDs: ["a"])
+        var collector = GuideCollector(source: "t", wanted: GuideWanted(ids: ["a"]))
         collector.add(channel: GuideChannel(id: "a"))
         collector.add(channel: GuideChannel(id: "b"))
         add(&collector, "a", 0, 10)
