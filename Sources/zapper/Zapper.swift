@@ -130,7 +130,7 @@ struct Zapper: ParsableCommand {
         // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
         HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
         if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
-        let parsed = M3UPlusParser.parse(text, source: lineup)
+        let parsed = M3UPlusParser.parse(text, source: lineup, mergeDuplicates: settings.mergeDuplicates)
         for problem in parsed.problems {
             say("\(problem)")
         }

@@ -8,4 +8,6 @@ public enum LineupLimits {
     public static let nameCharacters = 200
     /// Problems kept, each one line of the log; the rest are counted.
     public static let problems = 200
+    /// Sources of one merged channel; further duplicates stay channels of their own.
+    public static let sourcesPerChannel = 8
 }
