@@ -218,8 +218,7 @@ public struct Tuner: Sendable {
         if stalls > 1 {
             self.failure = (failure, now + settings.retryDelay(attempt: stalls - 1))
         } else {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
+            showCard(&out)
         }
     }
 
@@ -268,10 +267,7 @@ public struct Tuner: Sendable {
         target = channel
         targetReason = reason
         askedAt = asked
-        if target != tuned {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
-        }
+        if target != tuned { showCard(&out) }
     }
 
     private mutating func tuneIfWanted(now: Int, _ out: inout [TunerEffect]) {
@@ -287,10 +283,7 @@ public struct Tuner: Sendable {
         active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog, source: source, tried: tried)
         if target != tuned {
             tunedStopped = tuned != nil
-            if interstitial == nil {
-                interstitial = target
-                out.append(.interstitialShown(channel: target))
-            }
+            showCard(&out)
         }
         out.append(.startTune(channel: target, serial: serial, reason: tried > 1 ? .failover : targetReason, source: source))
     }
@@ -303,10 +296,7 @@ public struct Tuner: Sendable {
         if tune.tried < count {
             let next = (tune.source + 1) % count
             // The card comes over the channel's own stale picture too, saying which source it tries.
-            if interstitial == nil {
-                interstitial = target
-                out.append(.interstitialShown(channel: target))
-            }
+            showCard(&out)
             out.append(.sourceFailover(channel: tune.channel, from: tune.source, to: next, failure: failure))
             begin(source: next, tried: tune.tried + 1, now: now, &out)
             return
@@ -322,10 +312,14 @@ public struct Tuner: Sendable {
         failure = nil
         targetReason = .retry
         askedAt = now
-        if interstitial == nil && (target != tuned || tunedStopped) {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
-        }
+        if target != tuned || tunedStopped { showCard(&out) }
+    }
+
+    /// The target's loading card comes up, unless it is up already.
+    private mutating func showCard(_ out: inout [TunerEffect]) {
+        guard interstitial == nil else { return }
+        interstitial = target
+        out.append(.interstitialShown(channel: target))
     }
 
     private mutating func dismissInterstitial(_ result: InterstitialResult, _ out: inout [TunerEffect]) {
