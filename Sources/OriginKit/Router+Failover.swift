@@ -9,7 +9,9 @@ extension OriginRouter {
     /// |---|---|
     /// | `/shapes/dead/…` | a host that is down: everything answers 503 |
     /// | `/shapes/redundant/master.m3u8` | channel `redundantChannel`'s 240p listed twice: under `/shapes/dead/`, then under `/shapes/redundant/live/` |
-    /// | `/shapes/redundant/live/240p/index.m3u8`, `…/N.ts` | its media playlist and segments |
+    /// | `/shapes/redundant/segments.m3u8` | the same, the first copy's playlist answering but its segments on the dead host |
+    /// | `/shapes/redundant/live/240p/index.m3u8`, `…/N.ts` | the live copy's media playlist and segments |
+    /// | `/shapes/redundant/broken/240p/index.m3u8` | a media playlist whose segments are under `/shapes/dead/` |
     ///
     /// In the shapes lineup: channel `redundantNumber` plays the master above; channel
     /// `mergedNumber` is two entries with one `tvg-id` and one name but for a quality tag,
@@ -36,22 +38,30 @@ extension OriginRouter {
 
     func redundantShape(_ path: [String], baseURL: String) -> OriginReply {
         guard let channel = catalog.channel(number: Self.redundantChannel) else { return .text(404, "no channel") }
+        let rendition = Self.videoRendition
         switch path {
         case ["master.m3u8"]:
-            let live = "\(baseURL)/shapes/redundant/live/\(Self.videoRendition)/index.m3u8"
-            let master = shapeMaster(channel, head: [], uri: "\(baseURL)/shapes/dead/\(Self.videoRendition)/index.m3u8", subtitles: nil)
-            // The same STREAM-INF again, with the live host's URI.
-            let lines = master.split(separator: "\n").map(String.init)
-            guard let streamInf = lines.last(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return .text(500, "no variant") }
-            let text = (lines + [streamInf, live]).joined(separator: "\n") + "\n"
-            return OriginReply(status: 200, contentType: Self.playlistType, body: Data(text.utf8))
-        case ["live", Self.videoRendition, "index.m3u8"]:
-            return shapeMedia(channel, rendition: Self.videoRendition) { _, file in file }
+            return redundantMaster(channel, first: "\(baseURL)/shapes/dead/\(rendition)/index.m3u8", baseURL: baseURL)
+        case ["segments.m3u8"]:
+            return redundantMaster(channel, first: "\(baseURL)/shapes/redundant/broken/\(rendition)/index.m3u8", baseURL: baseURL)
+        case ["live", rendition, "index.m3u8"]:
+            return shapeMedia(channel, rendition: rendition) { _, file in file }
+        case ["broken", rendition, "index.m3u8"]:
+            return shapeMedia(channel, rendition: rendition) { _, file in "\(baseURL)/shapes/dead/\(rendition)/\(file)" }
         default:
-            guard path.count == 3, path[0] == "live", path[1] == Self.videoRendition, path[2].hasSuffix(".ts") else {
+            guard path.count == 3, path[0] == "live", path[1] == rendition, path[2].hasSuffix(".ts") else {
                 return .text(404, "not found")
             }
-            return segment(channel, rendition: Self.videoRendition, file: path[2], encrypted: false)
+            return segment(channel, rendition: rendition, file: path[2], encrypted: false)
         }
+    }
+
+    /// The channel's 240p at `first`, then the same STREAM-INF again with the live copy's URI.
+    private func redundantMaster(_ channel: DemoChannel, first: String, baseURL: String) -> OriginReply {
+        let live = "\(baseURL)/shapes/redundant/live/\(Self.videoRendition)/index.m3u8"
+        let lines = shapeMaster(channel, head: [], uri: first, subtitles: nil).split(separator: "\n").map(String.init)
+        guard let streamInf = lines.last(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return .text(500, "no variant") }
+        let text = (lines + [streamInf, live]).joined(separator: "\n") + "\n"
+        return OriginReply(status: 200, contentType: Self.playlistType, body: Data(text.utf8))
     }
 }
