@@ -5,7 +5,7 @@ extension OriginRouter {
     ///
     /// | path | what it is |
     /// |---|---|
-    /// | `/shapes/lineup.m3u` | a lineup of the two channels below |
+    /// | `/shapes/lineup.m3u` | a lineup of the channels below (and of the failover shapes, `Router+Failover`) |
     /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP; cue tags too (`cueTag`, `dateRanges`) |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
     /// | `/shapes/define/login.m3u8` | 302 to the master below with `?token=` `shapesToken`, as a portal hands out a session |
@@ -51,21 +51,23 @@ extension OriginRouter {
                 \(baseURL)/shapes/gap/master.m3u8
                 #EXTINF:-1 tvg-id="define.shapes" tvg-chno="2",Variables (EXT-X-DEFINE)
                 \(baseURL)/shapes/define/login.m3u8
-
+                \(failoverLineup(baseURL: baseURL))
                 """
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(text.utf8))
         case "gap": return gapShape(Array(path.dropFirst()))
         case "define": return defineShape(request, Array(path.dropFirst()), baseURL: baseURL)
+        case "redundant": return redundantShape(Array(path.dropFirst()), baseURL: baseURL)
+        case "dead": return Self.deadHost
         default: return .text(404, "no such shape: /shapes/\(path.joined(separator: "/"))")
         }
     }
 
-    private static let playlistType = "application/vnd.apple.mpegurl"
-    private static let videoRendition = EncodeRecipe.videoDirectory(VideoVariant.all[0])
+    static let playlistType = "application/vnd.apple.mpegurl"
+    static let videoRendition = EncodeRecipe.videoDirectory(VideoVariant.all[0])
 
     /// A master playlist of the channel's 240p; `head` and `uri` may use variables,
     /// `subtitles` is an EXT-X-MEDIA line.
-    private func shapeMaster(_ channel: DemoChannel, head: [String], uri: String, subtitles: String?) -> String {
+    func shapeMaster(_ channel: DemoChannel, head: [String], uri: String, subtitles: String?) -> String {
         let entry = library.entry(channel: channel.number)
         let rates = PlaylistWriter.bitrates(sizes: library.segmentSizes(channel: channel.number, rendition: Self.videoRendition),
                                             durations: entry?.renditions[Self.videoRendition] ?? [])
@@ -79,7 +81,7 @@ extension OriginRouter {
     }
 
     /// The channel's live media playlist of `rendition`, each segment line (`N.ts`, `N.vtt`) passed through `line`.
-    private func shapeMedia(_ channel: DemoChannel, rendition: String, head: [String] = [],
+    func shapeMedia(_ channel: DemoChannel, rendition: String, head: [String] = [],
                             line: (_ sequence: Int64, _ file: String) -> String) -> OriginReply {
         let reply = mediaPlaylist(channel, rendition: rendition, encrypted: false)
         guard reply.status == 200 else { return reply }

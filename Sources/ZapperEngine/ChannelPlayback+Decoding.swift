@@ -36,10 +36,10 @@ extension ChannelPlayback {
             condition.unlock()
             guard let newest else { return }
             tried.append(newest.sequence)
-            if parametersCache.get(channel.number, variant: newest.variant) != nil { return }
+            if parametersCache.get(channel.number, variant: newest.variant, source: channel.url.absoluteString) != nil { return }
             let copy = newest.bytes.snapshot()
             if let demuxer = try? Demuxer(queue: copy, container: newest.container), demuxer.probed {
-                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant)
+                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant, source: channel.url.absoluteString)
                 learned = true
             }
         }
@@ -59,8 +59,8 @@ extension ChannelPlayback {
             var audioRequest = trackState.audioRequest
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
-                                      cached: parametersCache.get(channel.number, variant: delivery.variant), audio: audioRequest.choice)
-                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant) }
+                                      cached: parametersCache.get(channel.number, variant: delivery.variant, source: channel.url.absoluteString), audio: audioRequest.choice)
+                if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant, source: channel.url.absoluteString) }
             } catch {
                 if delivery.bytes.isCancelled { return }
                 report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))

@@ -9,6 +9,9 @@ public enum HLSEvent: Sendable, Equatable {
     case variantChosen(index: Int, bandwidth: Int, reason: String)
     case playlistFailed(url: String, failure: PlaybackFailure, attempt: Int)
     case playlistRecovered(url: String)
+    /// `failedURL` (a variant's playlist or segment) failed; variant `index`, a redundant
+    /// copy of it on another host, takes over at once. Not a failure the viewer sees.
+    case backupChosen(index: Int, failedURL: String, failure: PlaybackFailure)
     case stalled(url: String, seconds: Double)
     case segmentsExpired(ClosedRange<Int64>)
     case segmentFailed(sequence: Int64, failure: PlaybackFailure)
@@ -27,6 +30,7 @@ public enum HLSEvent: Sendable, Equatable {
         case let .variantChosen(index, bandwidth, reason): "variant \(index) (\(bandwidth / 1000) kbit/s): \(reason)"
         case let .playlistFailed(url, failure, attempt): "playlist \(url) failed (attempt \(attempt)): \(failure)"
         case let .playlistRecovered(url): "playlist \(url) is back"
+        case let .backupChosen(index, url, failure): "\(url) failed (\(failure)); its backup, variant \(index), takes over"
         case let .stalled(url, seconds): "playlist \(url) has not moved for \(Int(seconds)) s"
         case let .segmentsExpired(range): "segments \(range.lowerBound)…\(range.upperBound) left the playlist before they were fetched; skipped"
         case let .segmentFailed(sequence, failure): "segment \(sequence) skipped: \(failure)"

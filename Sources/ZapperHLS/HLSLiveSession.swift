@@ -10,7 +10,8 @@ import ZapperCore
 /// on keep-alive connections and hands it on while its body streams in,
 /// measures every download, steps variants up or down at segment
 /// boundaries, and rides out failures (retry with backoff, skip what
-/// expired, fall back to a lower variant) until cancelled.
+/// expired, switch to a redundant copy of the variant on another host, fall
+/// back to a lower variant) until cancelled.
 public final class HLSLiveSession: Sendable {
     public let url: URL
     private let fetcher: HTTPFetcher
@@ -109,8 +110,15 @@ public final class HLSLiveSession: Sendable {
             report(.masterLoaded(master))
         case .media(let media): pending = media
         }
-        let chooser = VariantChooser(bandwidths: variants.isEmpty ? [1] : variants.map(\.bandwidth))
-        var current = chooser.startIndex
+        // The chooser picks a rung; `current` is the variant of that rung in use (`VariantLadder`).
+        let ladder = VariantLadder(variants)
+        let chooser = VariantChooser(bandwidths: variants.isEmpty ? [1] : ladder.bandwidths)
+        var rung = chooser.startIndex
+        var current = variants.isEmpty ? 0 : ladder.rungs[rung][0]
+        // Each rung's variant that gave a whole segment last, and how many of `current`'s rung
+        // have failed since one did.
+        var working = ladder.rungs.map { $0[0] }
+        var tried = 1
         if !variants.isEmpty {
             report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "start low for a fast first picture"))
         }
@@ -118,6 +126,13 @@ public final class HLSLiveSession: Sendable {
         // Reloads go where the last load was redirected to (session-token services want that),
         // and back to `mediaURL` itself after a failure.
         var reloadURL = mediaURL
+        /// Switches to variant `index`, its playlist loaded next.
+        func choose(_ index: Int, _ reason: String) {
+            current = index
+            mediaURL = variants[current].uri
+            reloadURL = mediaURL
+            report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: reason))
+        }
         var cursor = LiveSegmentCursor()
         if let startSequence { cursor.resume(at: startSequence) }
         var estimator = BandwidthEstimator()
@@ -142,16 +157,22 @@ public final class HLSLiveSession: Sendable {
                     if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
                     failures = 0
                 } catch {
-                    failures += 1
                     reloadURL = mediaURL
-                    report(.playlistFailed(url: mediaURL.absoluteString, failure: HTTPFailureKind.failure(error, url: mediaURL.absoluteString), attempt: failures))
-                    // After repeated failures, try the next lower variant.
-                    if failures % 3 == 0, let lower = variants.indices.filter({ variants[$0].bandwidth < variants[current].bandwidth })
-                        .max(by: { variants[$0].bandwidth < variants[$1].bandwidth }) {
-                        current = lower
-                        mediaURL = variants[current].uri
-                        reloadURL = mediaURL
-                        report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: "failover after \(failures) failures"))
+                    let failure = HTTPFailureKind.failure(error, url: mediaURL.absoluteString)
+                    // A backup of the same variant first, at once (the viewer hears nothing of it);
+                    // after repeated failures, the next lower variant.
+                    if let backup = ladder.backup(after: current, tried: tried) {
+                        tried += 1
+                        report(.backupChosen(index: backup, failedURL: mediaURL.absoluteString, failure: failure))
+                        choose(backup, "a backup of the variant that failed")
+                        continue
+                    }
+                    failures += 1
+                    report(.playlistFailed(url: mediaURL.absoluteString, failure: failure, attempt: failures))
+                    if failures % 3 == 0, let lower = ladder.lower(than: rung) {
+                        rung = lower
+                        tried = 1
+                        choose(working[rung], "failover after \(failures) failures")
                     }
                     guard await pause(Self.backoff(failures)) else { return }
                     continue
@@ -177,15 +198,14 @@ public final class HLSLiveSession: Sendable {
                 if Task.isCancelled { return }
                 // Variant changes happen at segment boundaries.
                 if !variants.isEmpty {
-                    var next = chooser.next(current: current, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    var next = chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
                     if let cap = variantCap() { next = chooser.capped(next, atRank: cap) }
-                    if next != current {
-                        let reason = variants[next].bandwidth > variants[current].bandwidth
+                    if next != rung {
+                        let reason = ladder.bandwidths[next] > ladder.bandwidths[rung]
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"
-                        current = next
-                        mediaURL = variants[current].uri
-                        reloadURL = mediaURL
-                        report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: reason))
+                        rung = next
+                        tried = 1
+                        choose(working[rung], reason)
                         cursor.resume(at: segment.sequence)
                         switched = true
                         break
@@ -205,8 +225,27 @@ public final class HLSLiveSession: Sendable {
                 while let hasRoom = room.withLock({ $0 }), !hasRoom() {
                     guard await pause(0.05) else { return }
                 }
-                await fetch(segment, variant: current, bandwidth: variants.isEmpty ? nil : variants[current].bandwidth,
-                            estimator: &estimator)
+                let outcome = await fetch(segment, variant: current, bandwidth: variants.isEmpty ? nil : variants[current].bandwidth,
+                                          estimator: &estimator)
+                guard case .failed(let failure, let delivered) = outcome else {
+                    // A whole segment: this variant works (its backups may be tried again).
+                    if case .whole = outcome, !variants.isEmpty {
+                        working[rung] = current
+                        tried = 1
+                    }
+                    continue
+                }
+                // A segment failing on a variant with a backup: the backup takes over at once, from
+                // this segment again when none of it was handed on (else the next one).
+                if let backup = ladder.backup(after: current, tried: tried) {
+                    tried += 1
+                    report(.backupChosen(index: backup, failedURL: segment.uri.absoluteString, failure: failure))
+                    choose(backup, "a backup of the variant that failed")
+                    cursor.resume(at: delivered ? segment.sequence + 1 : segment.sequence)
+                    switched = true
+                    break
+                }
+                report(.segmentFailed(sequence: segment.sequence, failure: failure))
             }
             if switched { continue }  // the new variant's playlist, at once
             if cursor.ended && pending == nil && cursor.nextSequence.map({ $0 > (playlist.segments.last?.sequence ?? 0) }) == true {
@@ -223,7 +262,13 @@ public final class HLSLiveSession: Sendable {
     /// per URI and range) in front of its bytes.
     /// A segment bigger than its cap (`SegmentLimits`, from its duration and the variant's
     /// `bandwidth`), or not whole by its deadline, fails: what arrived is still decoded.
-    private func fetch(_ segment: HLSSegment, variant: Int, bandwidth: Int?, estimator: inout BandwidthEstimator) async {
+    private enum FetchOutcome {
+        case whole, cancelled
+        /// `delivered`: some of it was handed on (and is decoded).
+        case failed(PlaybackFailure, delivered: Bool)
+    }
+
+    private func fetch(_ segment: HLSSegment, variant: Int, bandwidth: Int?, estimator: inout BandwidthEstimator) async -> FetchOutcome {
         let queue = ByteQueue()
         let started = Self.now()
         let cap = SegmentLimits.byteCap(duration: segment.duration, bandwidth: bandwidth)
@@ -276,17 +321,18 @@ public final class HLSLiveSession: Sendable {
             let seconds = Self.now() - started
             estimator.add(bytes: bytes, seconds: seconds)
             report(.segmentFetched(sequence: segment.sequence, bytes: bytes, seconds: seconds, variant: variant))
+            return .whole
         } catch {
             if Task.isCancelled {
                 queue.cancel()
-                return
+                return .cancelled
             }
             // What arrived is still demuxed; the decoder resyncs at the next keyframe.
             queue.finish()
             if delivered { estimator.add(bytes: max(bytes, 1), seconds: Self.now() - started) }
             let url = segment.uri.absoluteString
             let failure = error is SegmentDecryptor.Failure ? PlaybackFailure(.invalid, "\(url): \(error)") : HTTPFailureKind.failure(error, url: url)
-            report(.segmentFailed(sequence: segment.sequence, failure: failure))
+            return .failed(failure, delivered: delivered)
         }
     }
 }

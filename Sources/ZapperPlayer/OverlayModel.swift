@@ -42,7 +42,7 @@ struct OverlayModel {
             }
             let guide = programmes(card.channel)
             var shown = InterstitialCard(channel: identity(card.channel), now: guide.now, next: guide.next, status: status)
-            shown.note = extras.cardNote
+            shown.note = card.trying?.words ?? extras.cardNote
             return shown
         }
         // One thing at a time in the lower third: the banner waits for the card to be gone.

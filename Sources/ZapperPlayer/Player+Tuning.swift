@@ -10,9 +10,11 @@ extension Player {
         }
         for effect in effects {
             switch effect {
-            case let .startTune(number, serial, reason):
+            case let .startTune(number, serial, reason, source):
                 guard let channel = channels[number] else { continue }
-                startTune(channel, serial: serial, reason: reason)
+                startTune(channel.playing(source: source), serial: serial, reason: reason)
+            case let .sourceFailover(number, from, to, failure):
+                log.emit(.sourceFailover(channel: number, from: from + 1, to: to + 1, reason: failure.detail))
             case .cancelTune(let serial):
                 if playback?.serial == serial { stopPlayback() }
             case let .presented(number, _, zap):
@@ -23,9 +25,12 @@ extension Player {
                 let crashNote = options.crashNotice?.note != nil
                 notices.firstPicture(now: log.now, bannerUntil: tuner.view.banner?.until, long: crashNote,
                                      allowed: crashNote || (!options.config.signage.noHint && !options.config.signage.panelDisabled))
+                let channel = channels[number]
+                let source = channel.flatMap { $0.backups.isEmpty ? nil : $0.playing(source: tuner.source(of: number)).url }
                 keeper.change {
                     $0.lastChannel = number
-                    $0.lastChannelKey = channels[number]?.stateKey
+                    $0.lastChannelKey = channel?.stateKey
+                    if let channel, let source { $0.sources[channel.stateKey] = source.absoluteString }
                 }
             case let .loadFailed(number, serial, failure):
                 // What `fail` reported is in the log already; the tuner's own watchdog is not.
@@ -44,10 +49,14 @@ extension Player {
     /// The old channel stops at once (its sound fading); its last picture stays
     /// on screen until the new channel's first one replaces it. (Coming back to it
     /// before then, the tuner tunes it again: see `Tuner`.)
-    /// A warm neighbour is promoted; any other channel starts cold.
+    /// A warm neighbour (of the same source) is promoted; any other channel starts cold.
     private func startTune(_ channel: LineupChannel, serial: Int, reason: TuneReason) {
         stopPlayback()
-        let warmed = warm.removeValue(forKey: channel.number)
+        var warmed = warm.removeValue(forKey: channel.number)
+        if let other = warmed, other.channel.url != channel.url {
+            other.stop(keepingSound: false)
+            warmed = nil
+        }
         log.emit(.tune(channel: channel.number, channelName: channel.name, reason: reason, warm: warmed != nil))
         // Noted before it plays: if this channel ends the run, the next start knows which it was.
         keeper.change { $0.tuning = channel.stateKey }
@@ -99,11 +108,22 @@ extension Player {
             warm[neighbour] = nil
         }
         for neighbour in wanted where warm[neighbour] == nil {
-            guard let channel = channels[neighbour] else { continue }
+            guard let channel = channels[neighbour]?.playing(source: tuner.source(of: neighbour)) else { continue }
             let playback = makePlayback(channel, serial: nil)
             warm[neighbour] = playback
             playback.start()
         }
+    }
+
+    /// Where each channel with several sources starts: the one the state remembers playing last.
+    static func workedSources(_ lineup: [LineupChannel], _ state: ZapperState) -> [Int: Int] {
+        var worked: [Int: Int] = [:]
+        for channel in lineup where !channel.backups.isEmpty {
+            guard let url = state.sources[channel.stateKey],
+                  let index = channel.sources.firstIndex(where: { $0.url.absoluteString == url }) else { continue }
+            worked[channel.number] = index
+        }
+        return worked
     }
 
     func stopPlayback() {

@@ -109,7 +109,9 @@ public final class Player {
         keeper = StateKeeper(store: ports.stateStore, state: options.state)
         screen.pictureMode = options.state.picture
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
-        tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner)
+        tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner,
+                      sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
+                      worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
         panelOrder = Self.panelOrder(lineup)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))

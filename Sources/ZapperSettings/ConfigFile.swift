@@ -23,6 +23,9 @@ import ZapperCore
 /// keymap = "/etc/zapper/keymap"
 /// # Tuned when no last channel is remembered.
 /// default-channel = 1
+/// # Entries with the same tvg-id and name (quality tags such as "(720p)", "HD" aside) become
+/// # one channel whose streams are tried in turn; false keeps each entry a channel of its own.
+/// merge-duplicates = true
 ///
 /// [parental]
 /// # The highest rating watched without the PIN: an age (12) or a rating
@@ -107,7 +110,8 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "parental", "signage", "network"])
+            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates",
+                                              "parental", "signage", "network"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -123,6 +127,7 @@ public enum ConfigFile {
             if let channel = int(root, "default-channel", section: nil) {
                 if channel > 0 { config.defaultChannel = channel } else { fail("default-channel", nil, "must be a channel number (1 or more)") }
             }
+            config.mergeDuplicates = bool(root, "merge-duplicates", section: nil) ?? true
             if let parental = subtable(root, "parental") {
                 let section = "parental"
                 check(parental, section: section,

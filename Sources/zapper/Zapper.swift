@@ -136,7 +136,7 @@ struct Zapper: ParsableCommand {
         // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
         HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
         if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
-        var parsed = M3UPlusParser.parse(text, source: lineup)
+        var parsed = M3UPlusParser.parse(text, source: lineup, mergeDuplicates: settings.mergeDuplicates)
         if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
         for problem in parsed.problems {
             say("\(problem)")

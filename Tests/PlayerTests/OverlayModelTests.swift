@@ -53,4 +53,17 @@ import Testing
         }.first)
         #expect(card.note == note && !card.isFailed)
     }
+
+    /// While a channel fails over, its loading card says which source it tries (in place of "next").
+    @Test func theCardSaysWhichSourceItTries() throws {
+        var model = OverlayModel()
+        let loading = TunerView(target: 1, card: TunerCard(channel: 1, state: .loading, trying: SourceTry(source: 2, count: 3)),
+                                digits: nil, banner: nil, tuned: nil)
+        let layers = model.layers(loading, now: 0, identity: identity, programmes: programmes, extras: OverlayModel.Extras())
+        let card = try #require(layers.compactMap { layer -> InterstitialCard? in
+            if case .interstitial(let card, _) = layer { return card }
+            return nil
+        }.first)
+        #expect(card.note == "Trying source 2 of 3" && !card.isFailed)
+    }
 }

@@ -18,7 +18,7 @@ struct WarmNeighbourTests {
         defer { warm.stop() }
         let deadline = Date().addingTimeInterval(30)
         // Whichever variant it warmed on (the lowest, at the start).
-        func learnt() -> [CodecParameters]? { (0..<3).lazy.compactMap { cache.get(3, variant: $0) }.first }
+        func learnt() -> [CodecParameters]? { (0..<3).lazy.compactMap { cache.get(3, variant: $0, source: channel.url.absoluteString) }.first }
         while learnt() == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let parameters = try #require(learnt(), "no codec parameters learnt while warm")
         #expect(parameters.contains { $0.kind == .video && $0.width > 0 })

@@ -89,11 +89,17 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, guide-shift, keymap, lineup, network, parental, signage)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, guide, guide-shift, keymap, lineup, merge-duplicates, network, parental, signage)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer
             """)
+    }
+
+    @Test func mergingDuplicatesIsOnUnlessTurnedOff() throws {
+        #expect(try ConfigFile.parse("", file: "z.toml").mergeDuplicates)
+        #expect(try !ConfigFile.parse("merge-duplicates = false\n", file: "z.toml").mergeDuplicates)
+        #expect(problems("merge-duplicates = \"no\"\n") == "/etc/zapper/zapper.toml:1: merge-duplicates: expected a bool, found string")
     }
 
     @Test func badValuesAreExplained() {

@@ -10,6 +10,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case audioStarted(channel: Int)
     case loadFailed(channel: Int, PlaybackFailure)
     case loadRecovered(channel: Int, gapMilliseconds: Int)
+    /// Source `from` of `channel` failed while it loaded (`reason`); source `to` is tried now (both from 1).
+    case sourceFailover(channel: Int, from: Int, to: Int, reason: String)
     /// No new picture for `seconds`: the channel is tuned again.
     case stalled(channel: Int, seconds: Int)
     case soundLost(reason: String)
@@ -50,6 +52,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .audioStarted: .audioStarted
         case .loadFailed: .loadFailed
         case .loadRecovered: .loadRecovered
+        case .sourceFailover: .sourceFailover
         case .stalled: .stalled
         case .soundLost: .soundLost
         case .soundBack: .soundBack
@@ -84,6 +87,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .loadFailed(channel, failure), let .audioFailed(channel, failure):
             [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))]
         case let .loadRecovered(channel, gap): [("channel", .int(channel)), ("gap_ms", .int(gap))]
+        case let .sourceFailover(channel, from, to, reason):
+            [("channel", .int(channel)), ("from", .int(from)), ("to", .int(to)), ("reason", .string(reason))]
         case let .stalled(channel, seconds): [("channel", .int(channel)), ("seconds", .int(seconds))]
         case let .soundLost(reason): [("reason", .string(reason))]
         case .soundBack: []
@@ -120,6 +125,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .audioStarted(channel): "sound of \(channel) started"
         case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
+        case let .sourceFailover(channel, from, to, reason): "channel \(channel): source \(from) failed (\(reason)); trying source \(to)"
         case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
         case let .subtitlesFailed(channel, error, said) where said: "channel \(channel): subtitles: \(error)"
         case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"
@@ -139,6 +145,7 @@ public enum EventName: String, CaseIterable, Sendable {
     case audioStarted = "audio-started"
     case loadFailed = "load-failed"
     case loadRecovered = "load-recovered"
+    case sourceFailover = "source-failover"
     case soundLost = "sound-lost"
     case soundBack = "sound-back"
     case subtitlesFailed = "subtitles-failed"

@@ -22,13 +22,13 @@ public struct LineupChannel: Sendable, Equatable {
     /// Hours to add to the guide's times for this channel (`tvg-shift`, else the
     /// configuration's `guide-shift`): a guide written for another time zone.
     public var guideShift: Double?
-
-    /// The name the guide may know it by when its `tvg-id` is not there: `tvg-name`, else its name.
-    public var guideName: String { attributes["tvg-name"].flatMap { $0.isEmpty ? nil : $0 } ?? name }
+    /// The sources after the first (`url` and `headers`), in the lineup's order: entries
+    /// merged into this one (`DuplicateMerge`), tried in turn when one fails.
+    public var backups: [LineupSource]
 
     public init(number: Int, name: String, url: URL, guideID: String? = nil, logo: URL? = nil,
                 group: String? = nil, rating: String? = nil, attributes: [String: String] = [:],
-                headers: RequestHeaders = .none, line: Int = 0) {
+                headers: RequestHeaders = .none, line: Int = 0, backups: [LineupSource] = []) {
         self.number = number
         self.name = name
         self.url = url
@@ -37,6 +37,39 @@ public struct LineupChannel: Sendable, Equatable {
         self.group = group
         self.rating = rating
         self.attributes = attributes
+        self.headers = headers
+        self.line = line
+        self.backups = backups
+    }
+
+    /// The name the guide may know it by when its `tvg-id` is not there: `tvg-name`, else its name.
+    public var guideName: String { attributes["tvg-name"].flatMap { $0.isEmpty ? nil : $0 } ?? name }
+
+    /// Every source, the first one (`url`, `headers`) first.
+    public var sources: [LineupSource] { [LineupSource(url: url, headers: headers, line: line)] + backups }
+
+    /// This channel as it plays from source `index` (0: the first; out of range: the first):
+    /// that source's URL and headers in `url` and `headers`.
+    public func playing(source index: Int) -> LineupChannel {
+        guard index > 0, index <= backups.count else { return self }
+        var copy = self
+        let source = backups[index - 1]
+        copy.url = source.url
+        copy.headers = source.headers
+        copy.line = source.line
+        return copy
+    }
+}
+
+/// One place a channel plays from: its URL and the headers its server wants.
+public struct LineupSource: Sendable, Equatable {
+    public var url: URL
+    public var headers: RequestHeaders
+    /// The line of its entry in the lineup.
+    public var line: Int
+
+    public init(url: URL, headers: RequestHeaders = .none, line: Int = 0) {
+        self.url = url
         self.headers = headers
         self.line = line
     }

@@ -10,4 +10,6 @@ public enum LineupLimits {
     public static let problems = 200
     /// Guide URLs read from `url-tvg` and `x-tvg-url` together.
     public static let guides = 8
+    /// Sources of one merged channel; further duplicates stay channels of their own.
+    public static let sourcesPerChannel = 8
 }

@@ -6,7 +6,8 @@ import Foundation
 /// and missing or clashing `tvg-chno`. A bad entry is reported with its line
 /// number and skipped; the good ones load.
 public enum M3UPlusParser {
-    public static func parse(_ text: String, source: String) -> Lineup {
+    /// `mergeDuplicates`: entries that are one channel (`DuplicateMerge`) become one with backup sources.
+    public static func parse(_ text: String, source: String, mergeDuplicates: Bool = true) -> Lineup {
         var problems: [InputProblem] = []
         var unsaid = 0
         func problem(_ line: Int, _ message: String) {
@@ -22,19 +23,13 @@ public enum M3UPlusParser {
         if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
         let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
 
-        struct Pending {
-            var line: Int
-            var attributes: [String: String]
-            var title: String
-            var group: String?
-        }
         var pending: Pending?
         // `#EXTVLCOPT:http-…` headers since the last stream URL (some lineups put them before #EXTINF).
         var options = RequestHeaders()
         var optionProblem: String?
         var guideURLs: [URL] = []
         var sawHeader = false
-        var entries: [(pending: Pending, url: URL, headers: RequestHeaders)] = []
+        var entries: [Entry] = []
 
         for (index, raw) in lines.enumerated() {
             let number = index + 1
@@ -111,10 +106,12 @@ public enum M3UPlusParser {
             problem(previous.line, "#EXTINF \"\(previous.title)\" has no stream URL; skipped")
         }
 
-        // Numbers: tvg-chno where given and free, else the next free number.
+        let merged = merge(entries, enabled: mergeDuplicates, problem: problem)
+        // Numbers, after merging (so merged entries leave no gaps): tvg-chno where given and free,
+        // else the next free number. A merged channel has its first entry's.
         var taken = Set<Int>()
         var wanted: [Int?] = []
-        for (entry, _, _) in entries {
+        for (entry, _, _, _) in merged {
             guard let text = entry.attributes["tvg-chno"] ?? entry.attributes["channel-number"] else {
                 wanted.append(nil)
                 continue
@@ -128,7 +125,7 @@ public enum M3UPlusParser {
         }
         var next = 1
         var channels: [LineupChannel] = []
-        for ((entry, url, headers), number) in zip(entries, wanted) {
+        for ((entry, url, headers, backups), number) in zip(merged, wanted) {
             let assigned: Int
             if let number {
                 assigned = number
@@ -144,13 +141,12 @@ public enum M3UPlusParser {
                 case .failure(let rejection): problem(entry.line, "logo \(rejection); ignored")
                 }
             }
-            let name = String(([entry.title, entry.attributes["tvg-name"] ?? ""]
-                .first { !$0.isEmpty } ?? "Channel \(assigned)").prefix(LineupLimits.nameCharacters))
+            let name = String((entry.name.isEmpty ? "Channel \(assigned)" : entry.name).prefix(LineupLimits.nameCharacters))
             let group = entry.attributes["group-title"].flatMap { $0.isEmpty ? nil : $0 } ?? entry.group
             var channel = LineupChannel(number: assigned, name: name, url: url,
                                         guideID: entry.attributes["tvg-id"].flatMap { $0.isEmpty ? nil : $0 },
                                         logo: logo, group: group, rating: rating(entry.attributes),
-                                        attributes: entry.attributes, headers: headers, line: entry.line)
+                                        attributes: entry.attributes, headers: headers, line: entry.line, backups: backups)
             if let text = entry.attributes["tvg-shift"] {
                 switch GuideShift.hours(text) {
                 case .success(let hours): channel.guideShift = hours
@@ -163,6 +159,40 @@ public enum M3UPlusParser {
             problems.append(InputProblem(source: source, line: lines.count, message: "\(unsaid) more problems not listed"))
         }
         return Lineup(channels: channels, guideURLs: guideURLs, problems: problems.sorted { $0.line < $1.line })
+    }
+
+    /// An `#EXTINF` (or a bare URL line) waiting for its stream URL.
+    struct Pending {
+        var line: Int
+        var attributes: [String: String]
+        var title: String
+        var group: String?
+
+        /// The name the channel will have (before a number is known).
+        var name: String { [title, attributes["tvg-name"] ?? ""].first { !$0.isEmpty } ?? "" }
+    }
+
+    typealias Entry = (pending: Pending, url: URL, headers: RequestHeaders)
+
+    /// The entries that are one channel merged (`DuplicateMerge`): the first of each with its backups.
+    static func merge(_ entries: [Entry], enabled: Bool, problem: (Int, String) -> Void)
+        -> [(pending: Pending, url: URL, headers: RequestHeaders, backups: [LineupSource])] {
+        let keys = entries.map { entry in
+            DuplicateMerge.Entry(guideID: entry.pending.attributes["tvg-id"], name: entry.pending.name,
+                                 source: LineupSource(url: entry.url, headers: entry.headers, line: entry.pending.line))
+        }
+        let grouped = DuplicateMerge.group(keys, enabled: enabled)
+        for index in grouped.repeated {
+            problem(entries[index].pending.line, "repeats a stream of \"\(keys[index].name)\" above; skipped")
+        }
+        for index in grouped.overflow {
+            problem(entries[index].pending.line,
+                    "\"\(keys[index].name)\" has more than \(LineupLimits.sourcesPerChannel) sources; this one is a channel of its own")
+        }
+        return grouped.channels.map { group in
+            let first = entries[group[0]]
+            return (first.pending, first.url, first.headers, group.dropFirst().map { keys[$0].source })
+        }
     }
 
     /// The headers an #EXTINF's attributes ask for (`user-agent`, `referrer`, `http-referrer`, …).

@@ -12,6 +12,9 @@ public struct ZapperConfig: Sendable, Equatable {
     public var keymap: String?
     /// The channel to tune when no last channel is remembered.
     public var defaultChannel: Int?
+    /// Lineup entries that are one channel (`DuplicateMerge`) become one channel with
+    /// backup sources; false: every entry is a channel of its own.
+    public var mergeDuplicates = true
     public var parental: Parental
     public var signage: Signage
     public var network = Network()

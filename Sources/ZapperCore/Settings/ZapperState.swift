@@ -43,6 +43,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var uncleanExits: [UncleanExit]
     /// Wrong PINs and the PIN lockout, so a restart does not reset them.
     public var parental: ParentalLockout?
+    /// Channel key → the URL of the source that played last, for channels with several.
+    public var sources: [String: String]
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -58,12 +60,13 @@ public struct ZapperState: Codable, Equatable, Sendable {
         tuning = nil
         uncleanExits = []
         parental = nil
+        sources = [:]
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,6 +86,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         uncleanExits = Array(((try? container.decodeIfPresent([UncleanExit].self, forKey: .uncleanExits)) ?? [])
             .suffix(CrashLoopBreaker.keptExits))
         parental = try? container.decodeIfPresent(ParentalLockout.self, forKey: .parental)
+        sources = ((try? container.decodeIfPresent([String: String].self, forKey: .sources)) ?? [:])
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.

@@ -19,6 +19,12 @@
 ///   end, or `superseded` when the target moves. A failed target shows an
 ///   error card and is retried with backoff while it stays the target;
 ///   flipping on keeps working.
+/// - A channel with several sources (`sources`) is tuned from the one that worked
+///   last. When a loading tune fails (the engine or the watchdog) and sources are
+///   left untried, the next one is tuned at once (`sourceFailover`, then
+///   `startTune`): the card stays, saying which source it tries; no error card, no
+///   backoff. When every source has failed, the error card and retries as above,
+///   each retry again from the source that worked last.
 /// - Timers that fell due before `now` fire first, in time order, as of their
 ///   due time, so a late tick gives the same result as a punctual one.
 public struct Tuner: Sendable {
@@ -41,7 +47,15 @@ public struct Tuner: Sendable {
         var serial: Int
         var channel: Int
         var deadline: Int
+        /// The channel's source it plays from (0: the first).
+        var source = 0
+        /// Sources tried for this attempt at the channel, this one included.
+        var tried = 1
     }
+    /// How many sources each channel has (missing: one).
+    private let sourceCounts: [Int: Int]
+    /// The source of each channel that presented a picture last (missing: the first).
+    private var worked: [Int: Int]
     private var active: ActiveTune?
     private var nextSerial = 1
     /// The channel whose loading card is up.
@@ -68,13 +82,24 @@ public struct Tuner: Sendable {
     /// A tuner showing nothing yet; its first `handle` (any input, `.tick`
     /// included) starts the tune of `start` (or of the first channel, if `start`
     /// is not in the lineup). Repeated numbers in `channels` keep their first place.
-    public init(channels: [Int], start: Int, settings: TunerSettings = .init()) {
+    /// `sources`: how many sources a channel has (missing or less than 1: one);
+    /// `worked`: the source to start each channel from (out of range: the first).
+    public init(channels: [Int], start: Int, settings: TunerSettings = .init(),
+                sources: [Int: Int] = [:], worked: [Int: Int] = [:]) {
         precondition(!channels.isEmpty, "a tuner needs at least one channel")
         var seen = Set<Int>()
         self.channels = channels.filter { seen.insert($0).inserted }
         self.settings = settings
         self.target = channels.contains(start) ? start : channels[0]
+        sourceCounts = sources.filter { $0.value > 1 }
+        self.worked = worked.filter { $0.value > 0 && $0.value < (sources[$0.key] ?? 1) }
     }
+
+    /// How many sources `channel` has.
+    public func sourceCount(of channel: Int) -> Int { sourceCounts[channel] ?? 1 }
+
+    /// The source of `channel` that presented a picture last (0: the first), where its tunes start.
+    public func source(of channel: Int) -> Int { worked[channel] ?? 0 }
 
     /// The tune under way, waiting for its first picture (nil: none).
     public var loadingSerial: Int? { active?.serial }
@@ -85,7 +110,8 @@ public struct Tuner: Sendable {
         if let missing {
             card = TunerCard(channel: missing.number, state: .error(PlaybackFailure(.noSuchChannel(missing.number), "no channel \(missing.number) in the lineup"), retryAt: nil))
         } else if interstitial != nil {
-            card = TunerCard(channel: target, state: .loading)
+            let trying = active.flatMap { $0.tried > 1 ? SourceTry(source: $0.source + 1, count: sourceCount(of: $0.channel)) : nil }
+            card = TunerCard(channel: target, state: .loading, trying: trying)
         } else if let failure {
             card = TunerCard(channel: target, state: .error(failure.failure, retryAt: failure.retryAt))
         }
@@ -167,6 +193,7 @@ public struct Tuner: Sendable {
             tunedStopped = false
             attempts = 0
             playing = (serial, now)
+            if sourceCount(of: tune.channel) > 1 { worked[tune.channel] = tune.source }
             banner = TunerBanner(channel: tune.channel, until: now + settings.bannerDuration)
         case .failed(let serial, let failure):
             if let tune = active, tune.serial == serial {
@@ -191,8 +218,7 @@ public struct Tuner: Sendable {
         if stalls > 1 {
             self.failure = (failure, now + settings.retryDelay(attempt: stalls - 1))
         } else {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
+            showCard(&out)
         }
     }
 
@@ -241,32 +267,40 @@ public struct Tuner: Sendable {
         target = channel
         targetReason = reason
         askedAt = asked
-        if target != tuned {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
-        }
+        if target != tuned { showCard(&out) }
     }
 
     private mutating func tuneIfWanted(now: Int, _ out: inout [TunerEffect]) {
         guard wantsTune, settleAt == nil else { return }
+        begin(source: source(of: target), tried: 1, now: now, &out)
+    }
+
+    /// Starts the target's tune from `source`, the `tried`th of this attempt.
+    private mutating func begin(source: Int, tried: Int, now: Int, _ out: inout [TunerEffect]) {
         let serial = nextSerial
         nextSerial += 1
         if askedAt == nil { askedAt = now }
-        active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog)
+        active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog, source: source, tried: tried)
         if target != tuned {
             tunedStopped = tuned != nil
-            if interstitial == nil {
-                interstitial = target
-                out.append(.interstitialShown(channel: target))
-            }
+            showCard(&out)
         }
-        out.append(.startTune(channel: target, serial: serial, reason: targetReason))
+        out.append(.startTune(channel: target, serial: serial, reason: tried > 1 ? .failover : targetReason, source: source))
     }
 
     private mutating func fail(_ tune: ActiveTune, _ failure: PlaybackFailure, result: InterstitialResult, now: Int,
                                _ out: inout [TunerEffect]) {
         active = nil
         out.append(.loadFailed(channel: tune.channel, serial: tune.serial, failure: failure))
+        let count = sourceCount(of: tune.channel)
+        if tune.tried < count {
+            let next = (tune.source + 1) % count
+            // The card comes over the channel's own stale picture too, saying which source it tries.
+            showCard(&out)
+            out.append(.sourceFailover(channel: tune.channel, from: tune.source, to: next, failure: failure))
+            begin(source: next, tried: tune.tried + 1, now: now, &out)
+            return
+        }
         dismissInterstitial(result, &out)
         attempts += 1
         self.failure = (failure, now + settings.retryDelay(attempt: attempts))
@@ -278,10 +312,14 @@ public struct Tuner: Sendable {
         failure = nil
         targetReason = .retry
         askedAt = now
-        if interstitial == nil && (target != tuned || tunedStopped) {
-            interstitial = target
-            out.append(.interstitialShown(channel: target))
-        }
+        if target != tuned || tunedStopped { showCard(&out) }
+    }
+
+    /// The target's loading card comes up, unless it is up already.
+    private mutating func showCard(_ out: inout [TunerEffect]) {
+        guard interstitial == nil else { return }
+        interstitial = target
+        out.append(.interstitialShown(channel: target))
     }
 
     private mutating func dismissInterstitial(_ result: InterstitialResult, _ out: inout [TunerEffect]) {

@@ -6,6 +6,8 @@ public enum TuneReason: String, Sendable, Equatable {
     case start, next, previous, number, last, retry
     /// Chosen from the panel's channel list.
     case list
+    /// The channel's next source, after the one tried failed.
+    case failover
 }
 
 /// How an interstitial card ended; the `result` of `interstitial-dismissed`.
@@ -56,8 +58,12 @@ public enum TunerInput: Sendable, Equatable {
 
 /// What the player must do, in order.
 public enum TunerEffect: Sendable, Equatable {
-    /// Open a session for `channel`, tagged `serial`; log a `tune` event.
-    case startTune(channel: Int, serial: Int, reason: TuneReason)
+    /// Open a session for `channel` from its source `source` (0: the first, as
+    /// `LineupChannel.playing(source:)` counts), tagged `serial`; log a `tune` event.
+    case startTune(channel: Int, serial: Int, reason: TuneReason, source: Int = 0)
+    /// Source `from` of `channel` failed (`failure`) while it loaded; source `to` is tried
+    /// next, at once (the `startTune` follows). Log `source-failover`.
+    case sourceFailover(channel: Int, from: Int, to: Int, failure: PlaybackFailure)
     /// Drop the session `serial`: its completion will be ignored.
     case cancelTune(serial: Int)
     /// Tune `serial` completed: its first frame is on screen, `zapMilliseconds`
@@ -83,11 +89,28 @@ public struct TunerCard: Sendable, Equatable {
 
     public var channel: Int
     public var state: State
+    /// While loading after a source failed: which source is tried now ("Trying source 2 of 3").
+    public var trying: SourceTry?
 
-    public init(channel: Int, state: State) {
+    public init(channel: Int, state: State, trying: SourceTry? = nil) {
         self.channel = channel
         self.state = state
+        self.trying = trying
     }
+}
+
+/// The source of a channel being tried, and how many it has (both counted from 1, as shown).
+public struct SourceTry: Sendable, Equatable {
+    public var source: Int
+    public var count: Int
+
+    public init(source: Int, count: Int) {
+        self.source = source
+        self.count = count
+    }
+
+    /// "Trying source 2 of 3".
+    public var words: String { "Trying source \(source) of \(count)" }
 }
 
 /// The channel banner (number, name, now/next) shown after a tune or on Info.

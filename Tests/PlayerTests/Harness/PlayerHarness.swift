@@ -21,11 +21,14 @@ final class PlayerHarness {
     var log: EventLog { player.log }
     static let tick = 1000.0 / 60
 
-    /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`.
+    /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`; a channel
+    /// with backups has them as its further sources, and `tvg-id` "chN".
     init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true,
          configure: (inout Player.Options) -> Void = { _ in }) throws {
-        let lineup = scripts.indices.map { index in
-            LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: URL(string: "http://scripted.invalid/\(index + 1).m3u8")!)
+        let lineup = scripts.enumerated().map { index, script in
+            LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: ChannelScript.url(channel: index + 1),
+                          guideID: script.backups.isEmpty ? nil : "ch\(index + 1)",
+                          backups: script.backups.indices.map { LineupSource(url: ChannelScript.url(channel: index + 1, source: $0 + 1)) })
         }
         source = ScriptedChannelSource(scripts: Dictionary(uniqueKeysWithValues: scripts.enumerated().map { ($0.offset + 1, $0.element) }),
                                        clock: clock)

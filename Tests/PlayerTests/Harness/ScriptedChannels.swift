@@ -17,6 +17,13 @@ struct ChannelScript: Sendable {
     var picturesStopAfter: Int?
     var stallingTunes = 1...Int.max
     var framesPerSecond = 25.0
+    /// The channel's further sources (`LineupChannel.backups`), each behaving as scripted.
+    var backups: [ChannelScript] = []
+
+    /// Source `index` of channel `number`: its URL in the harness's lineup.
+    static func url(channel number: Int, source index: Int = 0) -> URL {
+        URL(string: "http://scripted.invalid/\(number)\(index == 0 ? "" : "-\(index + 1)").m3u8")!
+    }
 }
 
 /// Channels that behave as scripted, with no network and no thread: pictures and
@@ -24,35 +31,40 @@ struct ChannelScript: Sendable {
 /// polls (`poll`) after moving the clock.
 final class ScriptedChannelSource: ChannelSource, @unchecked Sendable {
     private let lock = NSLock()
-    private let scripts: [Int: ChannelScript]
+    /// By source URL (`ChannelScript.url`).
+    private let scripts: [URL: ChannelScript]
     private let clock: VirtualClock
     private var streams: [ScriptedStream] = []
-    private var tunes: [Int: Int] = [:]
-    /// Every stream opened: channel number, and whether it was warm.
-    private(set) var opened: [(channel: Int, warm: Bool)] = []
+    private var tunes: [URL: Int] = [:]
+    /// Every stream opened: channel number, whether it was warm, and the source's URL.
+    private(set) var opened: [(channel: Int, warm: Bool, url: URL)] = []
 
     init(scripts: [Int: ChannelScript], clock: VirtualClock) {
-        self.scripts = scripts
+        var byURL: [URL: ChannelScript] = [:]
+        for (number, script) in scripts {
+            for (index, source) in ([script] + script.backups).enumerated() { byURL[ChannelScript.url(channel: number, source: index)] = source }
+        }
+        self.scripts = byURL
         self.clock = clock
     }
 
     func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         lock.withLock {
-            let script = scripts[channel.number] ?? ChannelScript(colour: (128, 128, 128))
+            let script = scripts[channel.url] ?? ChannelScript(colour: (128, 128, 128))
             let stream = ScriptedStream(channel: channel, serial: serial, script: script, clock: clock, report: report) { [weak self] in
-                self?.countTune(channel.number) ?? 0
+                self?.countTune(channel.url) ?? 0
             }
             streams.append(stream)
             streams.removeAll { $0.isStopped }
-            opened.append((channel.number, serial == nil))
+            opened.append((channel.number, serial == nil, channel.url))
             return stream
         }
     }
 
-    private func countTune(_ number: Int) -> Int {
+    private func countTune(_ url: URL) -> Int {
         lock.withLock {
-            tunes[number, default: 0] += 1
-            return tunes[number]!
+            tunes[url, default: 0] += 1
+            return tunes[url]!
         }
     }
 

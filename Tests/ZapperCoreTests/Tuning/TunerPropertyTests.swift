@@ -16,8 +16,11 @@ struct TunerChecker {
     /// (the player stops it when a tune of another channel starts).
     var onScreen: (channel: Int, playing: Bool)?
 
-    init(channels: [Int], start: Int) {
-        tuner = Tuner(channels: channels, start: start)
+    /// The source each running tune plays from.
+    var sources: [Int: Int] = [:]
+
+    init(channels: [Int], start: Int, sources: [Int: Int] = [:]) {
+        tuner = Tuner(channels: channels, start: start, sources: sources)
     }
 
     mutating func check(_ condition: Bool, _ what: String) {
@@ -44,7 +47,11 @@ struct TunerChecker {
         for (index, effect) in effects.enumerated() {
             let previous = index > 0 ? effects[index - 1] : nil
             switch effect {
-            case .startTune(let channel, let serial, _):
+            case .startTune(let channel, let serial, let reason, let source):
+                check((0..<tuner.sourceCount(of: channel)).contains(source), "tune of \(channel) from source \(source)")
+                check(reason != .failover || effects[..<index].contains { if case .sourceFailover(channel, _, source, _) = $0 { true } else { false } },
+                      "a failover tune of \(channel) without its source-failover before it")
+                sources[serial] = source
                 check(running.isEmpty, "\(input): tune \(serial) started while \(running.keys) runs")
                 check(!ended.contains(serial), "serial \(serial) reused")
                 // Without a card only the channel on screen, tuned again after a tune away was cancelled.
@@ -59,6 +66,7 @@ struct TunerChecker {
                 check(input == .tuneSucceeded(serial: serial), "presented \(serial) on \(input)")
                 check(running[serial]?.channel == channel, "presented \(serial) which is not running for \(channel)")
                 onScreen = (channel, true)
+                check(tuner.source(of: channel) == sources[serial], "\(channel) played from \(String(describing: sources[serial])) but remembers \(tuner.source(of: channel))")
                 end(serial)
             case .loadFailed(let channel, let serial, _):
                 check(running[serial]?.channel == channel, "failure of \(serial) which is not running for \(channel)")
@@ -67,6 +75,12 @@ struct TunerChecker {
                     check(time >= start + tuner.settings.watchdog, "timeout of \(serial) before the watchdog")
                 }
                 end(serial)
+            case let .sourceFailover(channel, from, to, _):
+                let count = tuner.sourceCount(of: channel)
+                check(count > 1 && to == (from + 1) % count, "failover of \(channel) from \(from) to \(to) of \(count)")
+                check(effects[..<index].contains { if case .loadFailed(channel, _, _) = $0 { true } else { false } },
+                      "failover of \(channel) after \(effects[..<index])")
+                check(openCard == channel, "failover of \(channel) without its card")
             case .interstitialShown(let channel):
                 check(openCard == nil, "card \(channel) shown over card \(String(describing: openCard))")
                 openCard = channel
@@ -93,7 +107,7 @@ struct TunerChecker {
         if let openCard {
             check(openCard == view.target, "the card shows \(openCard), the target is \(view.target)")
             let missingNumber = view.card.map { !tuner.channels.contains($0.channel) } ?? false
-            check(view.card == TunerCard(channel: openCard, state: .loading) || missingNumber,
+            check((view.card?.channel == openCard && view.card?.state == .loading) || missingNumber,
                   "card \(openCard) is up but the view shows \(String(describing: view.card))")
         }
         if case .flip(let delta, _) = input {
@@ -180,7 +194,9 @@ func tunerStep(_ code: Int, checker: TunerChecker) -> (TunerInput, Int) {
     /// the last target is on screen.
     @Test func flippingKeepsItsPromises() async {
         await propertyCheck(count: 500, input: Self.lineups, Self.sequences) { lineup, codes in
-            var checker = TunerChecker(channels: lineup, start: lineup[codes.count % lineup.count])
+            // Some channels with two or three sources.
+            var checker = TunerChecker(channels: lineup, start: lineup[codes.count % lineup.count],
+                                       sources: Dictionary(lineup.map { ($0, 1 + $0 % 3) }, uniquingKeysWith: { a, _ in a }))
             for code in codes {
                 let (input, time) = tunerStep(code, checker: checker)
                 checker.send(input, at: time)

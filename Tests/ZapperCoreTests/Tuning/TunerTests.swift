@@ -10,7 +10,7 @@ func startedTuner(_ channels: [Int] = [1, 2, 3, 5, 10, 11, 12], start: Int = 2) 
 
 /// The serial of the last `startTune` among `effects`.
 func startedSerial(_ effects: [TunerEffect]) -> Int? {
-    effects.compactMap { if case .startTune(_, let serial, _) = $0 { serial } else { nil } }.last
+    effects.compactMap { if case .startTune(_, let serial, _, _) = $0 { serial } else { nil } }.last
 }
 
 @Suite struct TunerTests {

@@ -1,0 +1,76 @@
+/// A master playlist's variants as rungs of one ladder: a variant listed again with
+/// the same attributes and another URI (RFC 8216 §6.3.3 redundant streams, a backup
+/// host) is the same rung. The chooser steps between rungs; within a rung, a variant
+/// that fails hands over to the next one listed before anything steps down.
+public struct VariantLadder: Sendable, Equatable {
+    /// Each rung's variants (indices into the master's list), in the order listed;
+    /// rungs in the order of their first variant.
+    public let rungs: [[Int]]
+    /// The peak bandwidth of each rung (for `VariantChooser`, which picks a rung).
+    public let bandwidths: [Int]
+    private let rungOfVariant: [Int]
+
+    public init(_ variants: [HLSVariant]) {
+        var rungs: [[Int]] = []
+        var byKey: [Key: Int] = [:]
+        var rungOfVariant: [Int] = []
+        for (index, variant) in variants.enumerated() {
+            let key = Key(variant)
+            if let rung = byKey[key] {
+                rungs[rung].append(index)
+                rungOfVariant.append(rung)
+            } else {
+                byKey[key] = rungs.count
+                rungOfVariant.append(rungs.count)
+                rungs.append([index])
+            }
+        }
+        self.rungs = rungs
+        bandwidths = rungs.map { variants[$0[0]].bandwidth }
+        self.rungOfVariant = rungOfVariant
+    }
+
+    /// What makes two `EXT-X-STREAM-INF`s the same stream: everything but the URI.
+    private struct Key: Hashable {
+        var bandwidth: Int
+        var averageBandwidth: Int?
+        var width: Int?
+        var height: Int?
+        var codecs: [String]
+        var frameRate: Double?
+        var audioGroup: String?
+        var subtitlesGroup: String?
+
+        init(_ variant: HLSVariant) {
+            bandwidth = variant.bandwidth
+            averageBandwidth = variant.averageBandwidth
+            width = variant.resolution?.width
+            height = variant.resolution?.height
+            codecs = variant.codecs
+            frameRate = variant.frameRate
+            audioGroup = variant.audioGroup
+            subtitlesGroup = variant.subtitlesGroup
+        }
+    }
+
+    /// The rung variant `index` is on (nil: not a variant of this ladder).
+    public func rung(of index: Int) -> Int? {
+        rungOfVariant.indices.contains(index) ? rungOfVariant[index] : nil
+    }
+
+    /// The variant to try after `index` failed, when `tried` variants of its rung
+    /// (`index` included) have failed since one last worked: the next one listed
+    /// (round the rung), nil when every one has been tried.
+    public func backup(after index: Int, tried: Int) -> Int? {
+        guard let rung = rung(of: index) else { return nil }
+        let members = rungs[rung]
+        guard tried < members.count, let position = members.firstIndex(of: index) else { return nil }
+        return members[(position + 1) % members.count]
+    }
+
+    /// The rung just below `rung` in bandwidth, nil when it is the lowest.
+    public func lower(than rung: Int) -> Int? {
+        guard bandwidths.indices.contains(rung) else { return nil }
+        return bandwidths.indices.filter { bandwidths[$0] < bandwidths[rung] }.max { bandwidths[$0] < bandwidths[$1] }
+    }
+}

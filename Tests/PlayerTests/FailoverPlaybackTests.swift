@@ -1,0 +1,41 @@
+import Foundation
+import OriginKit
+import Testing
+import TestSupport
+import ZapperCore
+
+/// The real binary on the origin's `/shapes/lineup.m3u`: a master whose variant's
+/// first copy is on a host that is down plays from its backup with no failure
+/// shown, and two lineup entries of one channel, the first on that host, play as
+/// one channel from its second source, saying so in `source-failover`.
+extension ZapperPlaybackTests {
+    @Test func redundantVariantsAndMergedSourcesPlay() async throws {
+        let origin = try OriginProcess.shared.get()
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        try #require(lineup.status == 200)
+        let zapper = try LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180", "--channel", "\(OriginRouter.redundantNumber)"],
+                                        script: """
+            wait-event first-frame 20000
+            wait 1000
+            snapshot $DIR/redundant.png
+            press KEY_CHANNELUP
+            wait-event first-frame 20000
+            wait 1000
+            snapshot $DIR/merged.png
+            quit
+            """)
+        let run = await zapper.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [OriginRouter.redundantNumber, OriginRouter.mergedNumber],
+                "\(run.stderr)")
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("redundant.png").path, OriginRouter.redundantChannel))
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("merged.png").path, OriginRouter.mergedChannel))
+        // The dead host behind the redundant variant is not the viewer's business.
+        #expect(!run.named(.loadFailed).contains { $0["channel"] as? Int == OriginRouter.redundantNumber }, "\(run.named(.loadFailed))")
+        let failovers = run.named(.sourceFailover)
+        #expect(failovers.count == 1, "\(failovers)")
+        #expect(failovers.first?["channel"] as? Int == OriginRouter.mergedNumber)
+        #expect(failovers.first?["from"] as? Int == 1 && failovers.first?["to"] as? Int == 2)
+        #expect((failovers.first?["reason"] as? String)?.contains("503") == true, "\(failovers)")
+    }
+}

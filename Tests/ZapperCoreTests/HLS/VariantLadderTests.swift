@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import ZapperCore
+
+@Suite struct VariantLadderTests {
+    static func variant(_ host: String, _ bandwidth: Int, height: Int = 360, codecs: [String] = ["avc1.64001f", "mp4a.40.2"],
+                        audio: String? = nil) -> HLSVariant {
+        var variant = HLSVariant(uri: URL(string: "http://\(host)/\(bandwidth).m3u8")!, bandwidth: bandwidth)
+        variant.resolution = HLSResolution(width: height * 16 / 9, height: height)
+        variant.codecs = codecs
+        variant.audioGroup = audio
+        return variant
+    }
+
+    @Test func aVariantListedAgainIsABackupOfTheSameRung() {
+        let ladder = VariantLadder([
+            Self.variant("a", 800_000), Self.variant("a", 2_000_000, height: 720),
+            Self.variant("b", 800_000), Self.variant("b", 2_000_000, height: 720), Self.variant("c", 800_000),
+        ])
+        #expect(ladder.rungs == [[0, 2, 4], [1, 3]])
+        #expect(ladder.bandwidths == [800_000, 2_000_000])
+        #expect(ladder.backup(after: 0, tried: 1) == 2)
+        #expect(ladder.backup(after: 2, tried: 2) == 4)
+        #expect(ladder.backup(after: 4, tried: 3) == nil, "every backup tried")
+        #expect(ladder.backup(after: 4, tried: 1) == 0, "round the rung when the last one fails first")
+        #expect(ladder.backup(after: 9, tried: 1) == nil)
+        #expect(ladder.lower(than: 1) == 0 && ladder.lower(than: 0) == nil)
+    }
+
+    @Test func anyOtherAttributeMakesADifferentStream() {
+        let ladder = VariantLadder([
+            Self.variant("a", 800_000), Self.variant("b", 800_000, height: 480),
+            Self.variant("c", 800_000, codecs: ["hvc1.1.6.L93.B0"]), Self.variant("d", 800_000, audio: "aac"),
+        ])
+        #expect(ladder.rungs == [[0], [1], [2], [3]])
+        #expect(ladder.backup(after: 0, tried: 1) == nil)
+    }
+
+    @Test func anEmptyMasterHasNoRungs() {
+        #expect(VariantLadder([]).rungs.isEmpty)
+    }
+}
