@@ -136,8 +136,10 @@ struct Zapper: ParsableCommand {
         // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
         HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
         if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
+        let parseStarted = ContinuousClock.now
         var parsed = M3UPlusParser.parse(text, source: lineup, mergeDuplicates: settings.mergeDuplicates)
         if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
+        let parseMilliseconds = (ContinuousClock.now - parseStarted) / .milliseconds(1)
         for problem in parsed.problems {
             say("\(problem)")
         }
@@ -179,7 +181,7 @@ struct Zapper: ParsableCommand {
         }
 
         let output = try openDisplay(offscreenSize: sizes.offscreen, windowSize: sizes.window)
-        say("\(parsed.channels.count) channels from \(lineup)")
+        say("\(parsed.channels.count) channels from \(lineup) (parsed in \(Int(parseMilliseconds.rounded())) ms)")
         let preferred = channel ?? resumed(state, parsed.channels)
             ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
         let start = CrashLoopStart(preferred: preferred, defaultChannel: settings.defaultChannel, lineup: parsed.channels,

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import ZapperCore
+
+/// `zapper-bench lineup`: a provider-sized lineup (`/shapes/big.m3u`, written as
+/// public lists are) beside the 8-channel demo: how long reading it takes
+/// (in-process, and as zapper says at start), how soon the first picture
+/// comes, what the lineup costs in resident memory, and key to screen in the
+/// panel's channel list at that size. No peer column: mpv keeps no channel list.
+struct LineupBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lineup",
+        abstract: "A 10,000-entry lineup beside the demo's 8: parse time, first picture, memory, the panel's list.")
+
+    @Option(help: "Entries in the big lineup.")
+    var entries = 10_000
+
+    @Option(help: "Parses timed in-process for each lineup.")
+    var parses = 10
+
+    @OptionGroup var inputs: BenchInputs
+
+    func run() throws {
+        let tools = inputs.tools
+        let directory = try inputs.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        Progress.say("starting zapper-origin")
+        let origin = try OriginServer(binary: try tools.product("zapper-origin"), channels: inputs.channelsPath, directory: directory)
+        defer { origin.stop() }
+        let lineups = [("demo", try HTTP.text(origin.baseURL + "/demo.m3u")),
+                       ("big", try HTTP.text(origin.baseURL + "/shapes/big.m3u?count=\(entries)"))]
+        var rows: [LineupFigures] = []
+        for (name, text) in lineups {
+            var figures = LineupFigures(name: name, text: text, parses: parses)
+            try figures.play(tools: tools, directory: directory)
+            rows.append(figures)
+        }
+        print(LineupFigures.report(rows))
+    }
+}
+
+/// One lineup's figures.
+struct LineupFigures {
+    let name: String
+    let text: String
+    let entries: Int
+    var channels = 0
+    var parseMilliseconds: [Double] = []
+    var zapperParseMilliseconds: Int?
+    var firstFrame: Int?
+    var residentBytes = 0
+    var keys: KeyFigures?
+
+    init(name: String, text: String, parses: Int) {
+        self.name = name
+        self.text = text
+        entries = text.split(separator: "\n").filter { $0.hasPrefix("#EXTINF") }.count
+        for _ in 0..<max(1, parses) {
+            let started = Monotonic.now
+            let lineup = M3UPlusParser.parse(text, source: name)
+            parseMilliseconds.append((Monotonic.now - started) * 1000)
+            channels = lineup.channels.count
+        }
+    }
+
+    /// zapper on channel 1 of the lineup: the first picture, 3 s of play (resident memory
+    /// sampled then), then the panel opened and its list moved 20 rows, key by key.
+    mutating func play(tools: Tools, directory: URL) throws {
+        // Up opens the panel, three lefts reach its channel list, up enters the list at the channel playing.
+        var script = "wait-event first-frame 30000\nwait 3000\npress KEY_UP\nwait 800\n"
+            + "press KEY_LEFT\nwait 250\npress KEY_LEFT\nwait 250\npress KEY_LEFT\nwait 250\npress KEY_UP\nwait 250\n"
+        for _ in 0..<20 { script += "press KEY_DOWN\nwait 250\n" }
+        script += "press KEY_BACK\nwait 500\nquit\n"
+        let (child, eventsURL) = try scriptedZapper(name: "zapper-lineup-\(name)", tools: tools, directory: directory, lineup: text,
+                                                    script: script, arguments: ["--channel", "1", "--size", "1920x1080", "--trace-flips"])
+        Progress.say("zapper with the \(name) lineup (\(entries) entries)")
+        try child.run()
+        defer { child.stop() }
+        var sampled = false
+        while child.isRunning {
+            let events = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
+            if !sampled, let frame = Self.firstFrame(events), Monotonic.now - child.startedAt > Double(frame) / 1000 + 2.5 {
+                residentBytes = ProcFS.memory(child.pid)?.resident ?? 0
+                sampled = true
+            }
+            guard Monotonic.now - child.startedAt < 90 else { throw BenchError("zapper did not finish:\n\(child.stderrTail())") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        guard child.process.terminationStatus == 0 else { throw BenchError("zapper failed:\n\(child.stderrTail())") }
+        let events = try String(contentsOf: eventsURL, encoding: .utf8)
+        firstFrame = Self.zap(events)
+        keys = try? KeyFigures(events: events.split(separator: "\n").drop { !$0.contains("\"panel-opened\"") }.joined(separator: "\n"))
+        if let range = child.standardError.range(of: "(parsed in "),
+           let number = Int(child.standardError[range.upperBound...].prefix { $0.isNumber }) {
+            zapperParseMilliseconds = number
+        }
+    }
+
+    private static func lines(_ events: String, _ name: EventName) -> [[String: Any]] {
+        events.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0.eventName == name }
+    }
+
+    /// When the first picture came (t_ms), and its zap time.
+    static func firstFrame(_ events: String) -> Int? { lines(events, .firstFrame).first?["t_ms"] as? Int }
+    static func zap(_ events: String) -> Int? { lines(events, .firstFrame).first?["zap_ms"] as? Int }
+
+    static func report(_ rows: [LineupFigures]) -> String {
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func percentile(_ values: [Int], _ p: Double) -> Int {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? -1 : sorted[max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
+        }
+        var lines = ["| lineup | entries | channels | parse p50 / min ms (in-process) | zapper says parsed in ms | first picture zap_ms | RSS playing MB | panel key → flip p50 / p95 / max ms |",
+                     "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for row in rows {
+            let keys = row.keys.map { "\(percentile($0.latencies, 0.5)) / \(percentile($0.latencies, 0.95)) / \($0.latencies.max() ?? -1)" } ?? "-"
+            lines.append("| \(row.name) | \(row.entries) | \(row.channels) | "
+                + String(format: "%.1f / %.1f", median(row.parseMilliseconds), row.parseMilliseconds.min() ?? 0)
+                + " | \(row.zapperParseMilliseconds.map(String.init) ?? "-") | \(row.firstFrame.map(String.init) ?? "-") | "
+                + String(format: "%.1f", Double(row.residentBytes) / 1_048_576) + " | \(keys) |")
+        }
+        if rows.count == 2, rows[1].channels > rows[0].channels {
+            let perThousand = Double(rows[1].residentBytes - rows[0].residentBytes) / 1_048_576 / Double(rows[1].channels - rows[0].channels) * 1000
+            lines += ["", String(format: "resident memory per 1,000 channels: %.2f MB (the big lineup's RSS less the demo's, over the extra channels)", perThousand)]
+        }
+        return lines.joined(separator: "\n")
+    }
+}
