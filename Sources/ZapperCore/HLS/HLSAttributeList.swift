@@ -78,12 +78,3 @@ struct AttributeError: Error {
     let reason: String
     init(_ reason: String) { self.reason = reason }
 }
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var text = self
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return text
-    }
-}

@@ -36,7 +36,7 @@ public enum DuplicateMerge {
         var result = Result(channels: [], repeated: [], overflow: [])
         var open: [Key: Int] = [:]
         for (index, entry) in entries.enumerated() {
-            guard enabled, let id = entry.guideID?.trimmingCharacters(in: .whitespaces), !id.isEmpty else {
+            guard enabled, let id = entry.guideID?.trimmedSpaces, !id.isEmpty else {
                 result.channels.append([index])
                 continue
             }
@@ -86,8 +86,8 @@ public enum DuplicateMerge {
 
     /// A bracketed part that holds only tags: "(720p)", "[Not 24/7]", "(1080p, HEVC)".
     static func isTagGroup(_ inner: Substring) -> Bool {
-        let trimmed = inner.trimmingCharacters(in: .whitespaces)
-        if isTag(Substring(trimmed)) { return true }
+        let trimmed = inner.trimmingSpaces
+        if isTag(trimmed) { return true }
         let parts = trimmed.split { $0 == "," || $0 == "/" || $0 == " " || $0 == "|" }
         return !parts.isEmpty && parts.allSatisfy(isTag)
     }

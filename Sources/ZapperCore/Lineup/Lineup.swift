@@ -122,7 +122,7 @@ public enum MediaURLPolicy {
 
     /// The URL, if it is an absolute http(s) URL with a host; otherwise why not.
     public static func check(_ text: String) -> Result<URL, URLRejection> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmedSpaces
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
             return .failure(URLRejection(url: trimmed, reason: "is not a URL"))
         }
@@ -137,7 +137,7 @@ public enum MediaURLPolicy {
 
     /// Resolves a reference found in a document fetched from `base` and checks it.
     public static func resolve(_ reference: String, against base: URL) -> Result<URL, URLRejection> {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let trimmed = reference.trimmedSpaces
         guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL else {
             return .failure(URLRejection(url: trimmed, reason: "is not a URL"))
         }

@@ -19,9 +19,7 @@ public enum M3UPlusParser {
             problems.append(InputProblem(source: source, line: line, message: String(shown)))
         }
 
-        var body = text
-        if body.hasPrefix("\u{FEFF}") { body.removeFirst() }
-        let lines = body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        let lines = Self.lines(text)
 
         var pending: Pending?
         // `#EXTVLCOPT:http-…` headers since the last stream URL (some lineups put them before #EXTINF).
@@ -33,14 +31,14 @@ public enum M3UPlusParser {
 
         for (index, raw) in lines.enumerated() {
             let number = index + 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingSpaces
             if line.isEmpty { continue }
             if line.hasPrefix("#EXTM3U") {
                 sawHeader = true
-                let attributes = parseAttributes(String(line.dropFirst("#EXTM3U".count)))
+                let attributes = parseAttributes(line.dropFirst("#EXTM3U".count))
                 // Both names are in the wild, each may list several guides: all are read and merged.
                 let listed = ["url-tvg", "x-tvg-url"].compactMap { attributes[$0] }.flatMap { $0.split(separator: ",") }
-                for text in listed where !text.trimmingCharacters(in: .whitespaces).isEmpty {
+                for text in listed where !text.trimmingSpaces.isEmpty {
                     switch MediaURLPolicy.check(String(text)) {
                     case .success(let url):
                         if !guideURLs.contains(url), guideURLs.count < LineupLimits.guides { guideURLs.append(url) }
@@ -57,18 +55,18 @@ public enum M3UPlusParser {
                 if let previous = pending {
                     problem(previous.line, "#EXTINF \"\(previous.title)\" has no stream URL; skipped")
                 }
-                let (attributes, title) = splitExtinf(String(line.dropFirst("#EXTINF:".count)))
+                let (attributes, title) = splitExtinf(line.dropFirst("#EXTINF:".count))
                 pending = Pending(line: number, attributes: attributes, title: title)
                 continue
             }
             if line.hasPrefix("#EXTGRP:") {
-                pending?.group = String(line.dropFirst("#EXTGRP:".count)).trimmingCharacters(in: .whitespaces)
+                pending?.group = String(line.dropFirst("#EXTGRP:".count).trimmingSpaces)
                 continue
             }
             if line.hasPrefix("#EXTVLCOPT:") {
                 let option = line.dropFirst("#EXTVLCOPT:".count).split(separator: "=", maxSplits: 1).map(String.init)
                 do {
-                    if option.count == 2 { _ = try options.set(option[0].trimmingCharacters(in: .whitespaces), option[1]) }
+                    if option.count == 2 { _ = try options.set(String(Substring(option[0]).trimmingSpaces), option[1]) }
                 } catch {
                     optionProblem = "\(error)"
                 }
@@ -90,7 +88,7 @@ public enum M3UPlusParser {
             let address: String
             do {
                 if let lineProblem { throw HeaderProblem(name: "#EXTVLCOPT", reason: lineProblem) }
-                let (url, suffix) = try RequestHeaders.splitKodiSuffix(line)
+                let (url, suffix) = try RequestHeaders.splitKodiSuffix(String(line))
                 address = url
                 headers = try attributeHeaders(entry.attributes).overlaid(by: lineOptions).overlaid(by: suffix)
             } catch {
@@ -116,7 +114,7 @@ public enum M3UPlusParser {
                 wanted.append(nil)
                 continue
             }
-            if let number = Int(text.trimmingCharacters(in: .whitespaces)), number > 0, taken.insert(number).inserted {
+            if let number = Int(Substring(text).trimmingSpaces), number > 0, taken.insert(number).inserted {
                 wanted.append(number)
             } else {
                 problem(entry.line, "tvg-chno \"\(text)\" is not a free positive number; numbered automatically")
@@ -208,25 +206,48 @@ public enum M3UPlusParser {
     /// reads as "18" whatever else the line says (the stricter reading wins);
     /// otherwise `tvg-rating` or `rating` when given.
     static func rating(_ attributes: [String: String]) -> String? {
-        let censored = attributes["censored"]?.trimmingCharacters(in: .whitespaces).lowercased()
+        let censored = attributes["censored"]?.trimmedSpaces.lowercased()
         if censored == "1" || censored == "true" { return "18" }
         for key in ["tvg-rating", "rating"] {
-            if let value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+            if let value = attributes[key]?.trimmedSpaces, !value.isEmpty { return value }
         }
         return nil
     }
 
+    /// The lines of a lineup, without a byte-order mark; LF, CRLF or CR ends. Cut on the
+    /// UTF-8 bytes (line ends are ASCII, so every cut is a character boundary).
+    static func lines(_ text: String) -> [Substring] {
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        let bytes = body.utf8
+        var lines: [Substring] = []
+        var start = bytes.startIndex
+        var index = start
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                index = bytes.index(after: index)
+                continue
+            }
+            lines.append(body[start..<index])
+            index = bytes.index(after: index)
+            if byte == UInt8(ascii: "\r"), index < bytes.endIndex, bytes[index] == UInt8(ascii: "\n") { index = bytes.index(after: index) }
+            start = index
+        }
+        lines.append(body[start..<bytes.endIndex])
+        return lines
+    }
+
     /// Splits `-1 key="v, w" other=x,Title, with comma` into attributes and title:
     /// the title starts after the first comma outside quotes.
-    static func splitExtinf(_ text: String) -> (attributes: [String: String], title: String) {
+    static func splitExtinf(_ text: Substring) -> (attributes: [String: String], title: String) {
         var inQuotes = false
-        for index in text.indices {
-            let character = text[index]
-            if character == "\"" { inQuotes.toggle() }
-            if character == ",", !inQuotes {
-                let head = String(text[..<index])
-                let title = String(text[text.index(after: index)...]).trimmingCharacters(in: .whitespaces)
-                return (parseAttributes(head), title)
+        let bytes = text.utf8
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+            if byte == UInt8(ascii: ","), !inQuotes {
+                return (parseAttributes(text[..<index]), String(text[bytes.index(after: index)...].trimmingSpaces))
             }
         }
         return (parseAttributes(text), "")
@@ -234,20 +255,24 @@ public enum M3UPlusParser {
 
     /// `key="value"` or `key=value` pairs; keys are lower-cased. Text that is
     /// not a pair (such as the duration) is passed over.
-    static func parseAttributes(_ text: String) -> [String: String] {
+    static func parseAttributes(_ text: Substring) -> [String: String] {
         var result: [String: String] = [:]
-        var rest = Substring(text)
-        while let equals = rest.firstIndex(of: "=") {
-            let key = rest[..<equals].split(whereSeparator: \.isWhitespace).last.map { $0.lowercased() } ?? ""
-            rest = rest[rest.index(after: equals)...]
-            var value: Substring
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                let close = rest.firstIndex(of: "\"") ?? rest.endIndex
+        var rest = text
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while let equals = rest.utf8.firstIndex(of: UInt8(ascii: "=")) {
+            let head = rest[..<equals].utf8
+            let keyEnd = head.lastIndex { !isSpace($0) }.map { head.index(after: $0) } ?? head.startIndex
+            let keyStart = head[..<keyEnd].lastIndex(where: isSpace).map { head.index(after: $0) } ?? head.startIndex
+            let key = rest[keyStart..<keyEnd].lowercased()
+            rest = rest[rest.utf8.index(after: equals)...]
+            let value: Substring
+            if rest.utf8.first == UInt8(ascii: "\"") {
+                rest = rest[rest.utf8.index(after: rest.utf8.startIndex)...]
+                let close = rest.utf8.firstIndex(of: UInt8(ascii: "\"")) ?? rest.endIndex
                 value = rest[..<close]
-                rest = close < rest.endIndex ? rest[rest.index(after: close)...] : rest[close...]
+                rest = close < rest.endIndex ? rest[rest.utf8.index(after: close)...] : rest[close...]
             } else {
-                let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                let end = rest.utf8.firstIndex(where: isSpace) ?? rest.endIndex
                 value = rest[..<end]
                 rest = rest[end...]
             }

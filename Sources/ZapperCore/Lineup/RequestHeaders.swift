@@ -52,7 +52,7 @@ public struct RequestHeaders: Sendable, Hashable {
     /// Kodi's suffix: `URL|User-Agent=Mozilla%2F5.0&Referer=…`. Returns the URL without it, and its
     /// headers (values percent-decoded; names it does not know are passed over).
     public static func splitKodiSuffix(_ line: String) throws(HeaderProblem) -> (url: String, headers: RequestHeaders) {
-        guard let bar = line.firstIndex(of: "|") else { return (line, .none) }
+        guard let bar = line.utf8.firstIndex(of: UInt8(ascii: "|")) else { return (line, .none) }
         var headers = RequestHeaders()
         for pair in line[line.index(after: bar)...].split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
