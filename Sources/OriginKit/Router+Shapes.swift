@@ -5,13 +5,15 @@ extension OriginRouter {
     ///
     /// | path | what it is |
     /// |---|---|
-    /// | `/shapes/lineup.m3u` | a lineup of the two channels below |
+    /// | `/shapes/lineup.m3u` | a lineup of the channels below, then the raw shapes (`Router+RawTS.swift`) |
     /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
     /// | `/shapes/define/login.m3u8` | 302 to the master below with `?token=` `shapesToken`, as a portal hands out a session |
     /// | `/shapes/define/master.m3u8?token=T` | channel `defineChannel` (240p and English subtitles) through EXT-X-DEFINE: QUERYPARAM="token" and NAME="cdn" |
     /// | `/shapes/define/R/index.m3u8?token=T` | rendition R's media playlist: IMPORT="cdn", QUERYPARAM="token", NAME="rendition" in every segment URI |
     /// | `/shapes/define/R/N.ts?token=T` | its segments (`.vtt` for subtitles) |
+    ///
+    /// | `/shapes/raw/…` | raw MPEG-TS streams and answers that are no stream (`rawShape`) |
     ///
     /// Under `/shapes/define/`, media playlists and segments answer 403 without the token.
     static let shapesPrefix = "shapes"
@@ -33,10 +35,11 @@ extension OriginRouter {
                 #EXTINF:-1 tvg-id="define.shapes" tvg-chno="2",Variables (EXT-X-DEFINE)
                 \(baseURL)/shapes/define/login.m3u8
 
-                """
+                """ + rawLineup(baseURL: baseURL, first: 3)
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(text.utf8))
         case "gap": return gapShape(Array(path.dropFirst()))
         case "define": return defineShape(request, Array(path.dropFirst()), baseURL: baseURL)
+        case "raw": return rawShape(Array(path.dropFirst()))
         default: return .text(404, "no such shape: /shapes/\(path.joined(separator: "/"))")
         }
     }
