@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import ZapperCore
 
@@ -51,24 +52,9 @@ import Testing
         #expect(StreamKind.sniff(contentType: "application/vnd.apple.mpegurl", head: Array("garbage".utf8), ended: true) == .hls)
     }
 
-    @Test func hostileHeadsAreDecidedWithinTheSniffLimit() {
-        for seed in 0..<200 {
-            var generator = SplitMix(seed: UInt64(seed))
-            let head = (0..<StreamKind.sniffBytes).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+    @Test func hostileHeadsAreDecidedWithinTheSniffLimit() async {
+        await propertyCheck(count: 500, input: Gen<UInt8>.uint8().array(of: StreamKind.sniffBytes)) { head in
             #expect(StreamKind.sniff(contentType: nil, head: head, ended: false) != nil)
         }
-    }
-}
-
-/// A small deterministic generator for hostile bytes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

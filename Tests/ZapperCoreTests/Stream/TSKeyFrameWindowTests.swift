@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import ZapperCore
 
@@ -39,18 +40,20 @@ import Testing
         #expect(window.bytes.isEmpty)
     }
 
-    @Test func theChunkingDoesNotMatter() {
-        var generator = SplitMix(seed: 7)
-        var window = TSKeyFrameWindow()
-        var index = 0
-        while index < Self.stream.count {
-            let size = Int(generator.next() % 400)
-            window.append(Self.stream[index..<min(index + size, Self.stream.count)])
-            index += size
-        }
+    @Test func theChunkingDoesNotMatter() async {
         var whole = TSKeyFrameWindow()
         whole.append(Self.stream)
-        #expect(window.bytes == whole.bytes)
+        await propertyCheck(count: 200, input: Gen<Int>.int(in: 1...400).array(of: 1...40)) { sizes in
+            var window = TSKeyFrameWindow()
+            var (index, turn) = (0, 0)
+            while index < Self.stream.count {
+                let size = sizes[turn % sizes.count]
+                window.append(Self.stream[index..<min(index + size, Self.stream.count)])
+                index += size
+                turn += 1
+            }
+            #expect(window.bytes == whole.bytes)
+        }
     }
 
     @Test func bytesWithoutSyncAreSkipped() {
@@ -70,16 +73,13 @@ import Testing
         #expect(window.bytes == Self.pat + Self.pmt + Self.video(0x67))
     }
 
-    @Test func hostileBytesStayWithinTheLimit() {
-        for seed in 0..<50 {
-            var generator = SplitMix(seed: UInt64(seed))
+    @Test func hostileBytesStayWithinTheLimit() async {
+        await propertyCheck(count: 50, input: Gen<UInt8>.uint8().array(of: 1500)) { noise in
             var window = TSKeyFrameWindow(limit: 64 << 10)
-            for _ in 0..<40 {
-                // Sync bytes often, so that packets and tables are read.
-                var chunk = (0..<1500).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
-                for index in stride(from: 0, to: chunk.count, by: 47) { chunk[index] = TSPacket.sync }
-                window.append(chunk + Self.stream)
-            }
+            // Sync bytes often, so that packets and tables are read.
+            var chunk = noise
+            for index in stride(from: 0, to: chunk.count, by: 47) { chunk[index] = TSPacket.sync }
+            for _ in 0..<40 { window.append(chunk + Self.stream) }
             #expect(window.bytes.count <= (64 << 10) + 17 * TSPacket.size)
         }
     }
