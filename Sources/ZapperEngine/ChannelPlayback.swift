@@ -86,6 +86,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
                 owner.value?.followAudioRendition(startingAt: nil)
             case .rawStream, .streamEnded, .streamResumed:
                 // A raw MPEG-TS stream's connections, for a person reading the log.
+                guard !tag.isEnded else { return }
                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): \(event.line)\n".utf8))
             default:
                 if let failure = event.failure { report(.failed(failure)) }

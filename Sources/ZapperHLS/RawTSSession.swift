@@ -81,6 +81,10 @@ struct RawTSSession: Sendable {
             while let chunk = try await rest.next() {
                 guard await take(Array(chunk.readableBytesView)) else { return nil }
             }
+            if Task.isCancelled {
+                queue?.cancel()
+                return nil
+            }
             queue?.finish()
             return "the server ended the stream"
         } catch {

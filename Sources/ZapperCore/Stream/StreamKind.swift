@@ -9,7 +9,8 @@ public enum StreamKind: Sendable, Equatable {
     case mpegTS
     case neither(reason: String)
 
-    /// Bytes enough to decide: every answer is decided by this many (or by its end).
+    /// Bytes enough to decide: every answer is decided by this many (or by its end); a
+    /// playlist, a web page or a DASH manifest by its first line.
     public static let sniffBytes = 4 * TSPacket.size
     /// MPEG-TS is recognised by this many sync bytes in a row, one packet apart.
     static let syncRun = 3
@@ -30,8 +31,8 @@ public enum StreamKind: Sendable, Equatable {
         if type == "application/dash+xml" || (text.hasPrefix("<") && text.contains("<mpd")) {
             return .neither(reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play")
         }
-        // Too few bytes to see three packets: wait for more, unless the body ended.
-        if head.count < sniffBytes && !ended && (head[0] == TSPacket.sync || isTS(type) || isHLS(type)) { return nil }
+        // Too few bytes to tell (a slow server may send a few at a time): wait for more, unless the body ended.
+        if head.count < sniffBytes && !ended { return nil }
         if isHLS(type) { return .hls }  // the playlist parser says what is wrong with it
         let said = type.map { " (\($0))" } ?? ""
         if isTS(type) { return .neither(reason: "the server said MPEG-TS\(said) but sent no MPEG-TS packets") }

@@ -26,6 +26,9 @@ import Testing
         #expect(StreamKind.sniff(contentType: "video/mp2t", head: ts(1), ended: false) == nil)
         #expect(StreamKind.sniff(contentType: nil, head: Array(ts(2).prefix(300)), ended: false) == nil)
         #expect(StreamKind.sniff(contentType: nil, head: [], ended: false) == nil)
+        // A playlist trickling in a few bytes at a time.
+        #expect(StreamKind.sniff(contentType: "text/plain", head: Array("#EX".utf8), ended: false) == nil)
+        #expect(StreamKind.sniff(contentType: "text/plain", head: Array("#EXTM3U".utf8), ended: false) == .hls)
         // A body that ended is decided on what it has.
         #expect(StreamKind.sniff(contentType: "video/mp2t", head: ts(1), ended: true)
             == .neither(reason: "the server said MPEG-TS (video/mp2t) but sent no MPEG-TS packets"))
