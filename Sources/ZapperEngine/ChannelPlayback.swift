@@ -87,6 +87,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
             case .rawStream, .streamEnded, .streamResumed:
                 // A raw MPEG-TS stream's connections, for a person reading the log.
                 guard !tag.isEnded else { return }
+                // A warm raw stream that flows (again) has no failure left to tell at promotion.
+                if case .streamEnded = event {} else { tag.warmFailure = nil }
                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): \(event.line)\n".utf8))
             default:
                 if let failure = event.failure { report(.failed(failure)) }
