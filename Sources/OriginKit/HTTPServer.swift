@@ -91,6 +91,20 @@ public struct OriginTLS: Sendable {
     }
 }
 
+/// A body made as it is sent (a live stream): asked for its next bytes every 50 ms.
+public protocol OriginStream: AnyObject, Sendable {
+    func next() -> OriginStreamStep
+}
+
+public enum OriginStreamStep: Sendable {
+    /// The bytes due now (maybe none).
+    case bytes(Data)
+    /// The body ends here.
+    case end
+    /// The connection is dropped here, mid-body.
+    case drop
+}
+
 /// Set once, right after binding.
 private final class ResponderBox: Sendable {
     private let stored = Mutex<OriginHTTPServer.Responder?>(nil)
@@ -164,6 +178,10 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
     }
 
     private func send(_ reply: OriginReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        if let stream = reply.stream {
+            sendStream(stream, reply, to: head, context: context)
+            return
+        }
         let delivery = reply.delivery
         let announced = delivery.endless ? 1 << 40 : delivery.truncateTo ?? reply.body.count
         var headers = HTTPHeaders()
@@ -218,6 +236,33 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             }
         }
         nextSlice()
+    }
+
+    /// A made body, chunked (no Content-Length), every 50 ms what is due, until it ends or the peer goes away.
+    private func sendStream(_ stream: any OriginStream, _ reply: OriginReply, to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: reply.contentType)
+        headers.add(name: "Cache-Control", value: "no-cache")
+        headers.add(name: "Connection", value: "close")
+        let status = HTTPResponseStatus(statusCode: reply.status)
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
+        func end() {
+            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+        guard head.method != .HEAD else { return end() }
+        func tick() {
+            guard context.channel.isActive else { return }
+            switch stream.next() {
+            case .bytes(let data):
+                if !data.isEmpty {
+                    context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: data)))), promise: nil)
+                }
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(50)) { tick() }
+            case .end: end()
+            case .drop: context.close(promise: nil)
+            }
+        }
+        tick()
     }
 
     /// The body again and again, paced, until the peer goes away.

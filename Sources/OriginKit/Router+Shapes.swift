@@ -5,7 +5,7 @@ extension OriginRouter {
     ///
     /// | path | what it is |
     /// |---|---|
-    /// | `/shapes/lineup.m3u` | a lineup of the channels below (and of the failover shapes, `Router+Failover`) |
+    /// | `/shapes/lineup.m3u` | a lineup of the channels below, the failover shapes (`Router+Failover`) and the raw shapes (`Router+RawTS`) |
     /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP; cue tags too (`cueTag`, `dateRanges`) |
     /// | `/shapes/big.m3u?count=N` | N entries (10,000 by default) written as public lists are (`BigLineup`) |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
@@ -13,6 +13,8 @@ extension OriginRouter {
     /// | `/shapes/define/master.m3u8?token=T` | channel `defineChannel` (240p and English subtitles) through EXT-X-DEFINE: QUERYPARAM="token" and NAME="cdn" |
     /// | `/shapes/define/R/index.m3u8?token=T` | rendition R's media playlist: IMPORT="cdn", QUERYPARAM="token", NAME="rendition" in every segment URI |
     /// | `/shapes/define/R/N.ts?token=T` | its segments (`.vtt` for subtitles) |
+    ///
+    /// | `/shapes/raw/…` | raw MPEG-TS streams and answers that are no stream (`rawShape`) |
     ///
     /// Under `/shapes/define/`, media playlists and segments answer 403 without the token.
     static let shapesPrefix = "shapes"
@@ -53,7 +55,7 @@ extension OriginRouter {
                 #EXTINF:-1 tvg-id="define.shapes" tvg-chno="2",Variables (EXT-X-DEFINE)
                 \(baseURL)/shapes/define/login.m3u8
                 \(failoverLineup(baseURL: baseURL))
-                """
+                """ + rawLineup(baseURL: baseURL, first: 3)
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(text.utf8))
         case "big.m3u" where path.count == 1:
             let count = request.query.flatMap { query in
@@ -66,6 +68,7 @@ extension OriginRouter {
         case "define": return defineShape(request, Array(path.dropFirst()), baseURL: baseURL)
         case "redundant": return redundantShape(Array(path.dropFirst()), baseURL: baseURL)
         case "dead": return Self.deadHost
+        case "raw": return rawShape(Array(path.dropFirst()))
         default: return .text(404, "no such shape: /shapes/\(path.joined(separator: "/"))")
         }
     }

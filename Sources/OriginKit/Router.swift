@@ -47,6 +47,8 @@ public struct OriginReply: Sendable {
     public var delivery = Delivery()
     /// A `Location` header (redirects).
     public var location: String?
+    /// A body made as it is sent (`body` unused): chunked, until it ends.
+    public var stream: (any OriginStream)?
 
     public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: Data) {
         self.status = status

@@ -3,7 +3,8 @@ import ZapperCore
 import ZapperHLS
 import ZapperMedia
 
-/// One tune of one channel: our HLS client fetching, and a demux/decode
+/// One tune of one channel: our HLS client fetching (or a raw MPEG-TS stream's
+/// connection, `ChannelSession`), and a demux/decode
 /// thread turning segments into pictures and sound on one timeline (in
 /// seconds; each discontinuity is spliced onto the end of the last one).
 /// Bounded queues pace decoding; `stop` cancels everything without waiting.
@@ -13,7 +14,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     let tag: TuneTag
     public var serial: Int { tag.serial ?? 0 }
     public var isWarm: Bool { tag.serial == nil }
-    let session: HLSLiveSession
+    let session: ChannelSession
     /// Every request of this channel (playlists, segments, keys, sections, renditions) carries its lineup headers.
     let fetcher: HTTPFetcher
     let parametersCache: ParametersCache
@@ -49,7 +50,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
 
     /// A playback for tune `serial`, or (serial nil) a warm neighbour: its session
     /// follows the live edge at the lowest variant keeping only the newest
-    /// segment, nothing is decoded and nothing reported until `promote`.
+    /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
                 audioLanguage: String? = nil, report: @escaping ChannelReport) {
         self.channel = channel
@@ -75,8 +76,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         self.report = report
         let fetcher = HTTPFetcher.shared.with(channel.headers)
         self.fetcher = fetcher
-        session = HLSLiveSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
-                                 variantCap: { tag.serial == nil ? 0 : nil }) { event in
+        session = ChannelSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
+                                 variantCap: { tag.serial == nil ? 0 : nil }, isWarm: { tag.serial == nil }) { event in
             switch event {
             case .masterLoaded(let master):
                 tracks.loaded(master)
@@ -85,6 +86,12 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
                 owner.value?.followAudioRendition(startingAt: nil)
             case .cue(let cue):
                 report(.cue(cue))
+            case .rawStream, .streamEnded, .streamResumed:
+                // A raw MPEG-TS stream's connections, for a person reading the log.
+                guard !tag.isEnded else { return }
+                // A warm raw stream that flows (again) has no failure left to tell at promotion.
+                if case .streamEnded = event {} else { tag.warmFailure = nil }
+                FileHandle.standardError.write(Data("zapper: channel \(channel.number): \(event.line)\n".utf8))
             default:
                 if let failure = event.failure { report(.failed(failure)) }
             }

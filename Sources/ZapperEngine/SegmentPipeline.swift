@@ -13,7 +13,7 @@ protocol SegmentPipeline: AnyObject, Sendable {
 
 extension SegmentPipeline {
     /// Starts `session`, its segments to `receive`, and `decodeLoop` on a thread named `threadName`.
-    func startPipeline(_ session: HLSLiveSession, threadName: String) {
+    func startPipeline(_ session: some SegmentSource, threadName: String) {
         session.start()
         Task { [weak self, session] in
             for await delivery in session.segments {

@@ -21,6 +21,16 @@ public enum HLSEvent: Sendable, Equatable {
     /// A cue tag (EXT-X-DATERANGE, SCTE-35) reached: told once per id and kind.
     case cue(HLSCue)
     case restarted
+    /// The URL answered with a raw MPEG-TS stream (`url`: the one that answered, after redirects).
+    case rawStream(url: String)
+    /// A raw MPEG-TS stream's connection ended (the body's end, a reset); it is opened again after `reconnectIn` seconds.
+    case streamEnded(url: String, reason: String, reconnectIn: Double)
+    /// Opening a raw MPEG-TS stream again failed.
+    case streamFailed(url: String, failure: PlaybackFailure, attempt: Int)
+    /// A raw MPEG-TS stream flows again (after `attempt` failures).
+    case streamResumed(url: String, attempt: Int)
+    /// The URL answered with neither HLS nor MPEG-TS: the failure says what it was.
+    case notAStream(PlaybackFailure)
 
     /// One line for a person reading the log.
     public var line: String {
@@ -39,6 +49,11 @@ public enum HLSEvent: Sendable, Equatable {
         case let .segmentGap(sequence, duration): "segment \(sequence) is a gap (EXT-X-GAP): \(duration) s not fetched"
         case .restarted: "the playlist started over; following its live edge"
         case let .cue(cue): "cue \(cue.kind.rawValue) \(cue.id)\(cue.duration.map { " (\($0) s)" } ?? "")"
+        case let .rawStream(url): "\(url) answers a raw MPEG-TS stream"
+        case let .streamEnded(url, reason, wait): "MPEG-TS stream \(url) ended (\(reason)); reconnecting in \(wait) s"
+        case let .streamFailed(url, failure, attempt): "MPEG-TS stream \(url) failed to reopen (attempt \(attempt)): \(failure)"
+        case let .streamResumed(url, attempt): "MPEG-TS stream \(url) flows again (after \(attempt) failed attempts)"
+        case let .notAStream(failure): "not a stream: \(failure)"
         }
     }
 
@@ -46,8 +61,10 @@ public enum HLSEvent: Sendable, Equatable {
     /// that failed (its first attempt, then every fifth), a segment skipped, a live edge stuck.
     public var failure: PlaybackFailure? {
         switch self {
-        case let .playlistFailed(url, failure, attempt) where attempt == 1 || attempt % 5 == 0:
+        case let .playlistFailed(url, failure, attempt) where attempt == 1 || attempt % 5 == 0,
+             let .streamFailed(url, failure, attempt) where attempt == 1 || attempt % 5 == 0:
             failure.detail.hasPrefix(url) ? failure : failure.at(url)
+        case let .notAStream(failure): failure
         case let .segmentFailed(sequence, failure): failure.at("segment \(sequence)")
         case let .stalled(url, seconds): PlaybackFailure(.stalled, "\(url): the live playlist has not moved for \(Int(seconds)) s")
         default: nil

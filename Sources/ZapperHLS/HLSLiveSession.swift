@@ -30,6 +30,8 @@ public final class HLSLiveSession: Sendable {
     private let leadSegments: Int
     /// For a rendition's media playlist: the variables of its master playlist (EXT-X-DEFINE IMPORT).
     private let masterVariables: HLSVariables?
+    /// The URL's answer, already read (`ChannelSession` reads it to know the stream's kind).
+    private let firstAnswer: (text: String, url: URL)?
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Whether the consumer has room for another segment (nil: always).
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
@@ -39,8 +41,10 @@ public final class HLSLiveSession: Sendable {
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
-                masterVariables: HLSVariables? = nil, events: @escaping @Sendable (HLSEvent) -> Void) {
+                masterVariables: HLSVariables? = nil, firstAnswer: (text: String, url: URL)? = nil,
+                events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.firstAnswer = firstAnswer
         self.masterVariables = masterVariables
         self.startSequence = startSequence
         self.leadSegments = leadSegments
@@ -87,9 +91,12 @@ public final class HLSLiveSession: Sendable {
         var first: HLSPlaylist?
         // Relative references resolve against the URL that finally answered (after redirects).
         var answered = url
+        var given = firstAnswer
         while first == nil {
             do {
-                let fetched = try await fetcher.document(url)
+                let fetched: (text: String, url: URL)
+                if let ready = given { fetched = ready } else { fetched = try await fetcher.document(url) }
+                given = nil
                 answered = fetched.url
                 first = try HLSParser.parse(fetched.text, url: answered, masterVariables: masterVariables)
                 if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }

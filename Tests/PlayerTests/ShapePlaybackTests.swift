@@ -44,3 +44,54 @@ extension ZapperPlaybackTests {
         #expect(Set(cues.map { "\($0["id"] ?? "") \($0["kind"] ?? "")" }).count == cues.count, "each cue told once: \(cues)")
     }
 }
+
+/// The real binary on the origin's raw shapes (`/shapes/raw/`, none ending in `.ts`):
+/// a raw MPEG-TS channel shows its picture; the one whose connection drops every few
+/// seconds, warm before it is tuned, plays on over its reconnections; a web page, a DASH
+/// manifest and an empty answer each fail at once, the reason in the log.
+extension ZapperPlaybackTests {
+    @Test func rawTSChannelsPlayAndTheRestFailAtOnce() async throws {
+        let origin = try OriginProcess.shared.get()
+        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        try #require(lineup.status == 200)
+        // Only the raw shapes: channels 3 (raw), 4 (drops), 5 (a page), 6 (a manifest), 7 (empty).
+        let lines = lineup.text.split(separator: "\n").map(String.init)
+        let raw = lines.indices.filter { lines[$0].contains("/shapes/raw/") }.flatMap { [lines[$0 - 1], lines[$0]] }
+        try #require(raw.count == 10)
+        let zapper = try LaunchedZapper(lineup: (["#EXTM3U"] + raw).joined(separator: "\n") + "\n", arguments: ["--size", "320x180"], script: """
+            wait-event first-frame 20000
+            wait 1000
+            snapshot $DIR/raw.png
+            press KEY_CHANNELUP
+            wait-event first-frame 20000
+            wait \(Int(OriginRouter.rawDropSeconds * 1000) + 2000)
+            snapshot $DIR/dropped.png
+            press KEY_CHANNELUP
+            wait-event load-failed 5000
+            press KEY_CHANNELUP
+            wait-event load-failed 5000
+            press KEY_CHANNELUP
+            wait-event load-failed 5000
+            quit
+            """)
+        let run = await zapper.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [3, 4], "\(run.stderr)")
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("raw.png").path, OriginRouter.rawChannel))
+        // Past the drop of the connection it had when warm, and its reconnection.
+        #expect(try showsChannel(zapper.directory.appendingPathComponent("dropped.png").path, OriginRouter.rawDropChannel))
+        let failures = run.named(.loadFailed)
+        #expect(!failures.contains { [3, 4].contains($0["channel"] as? Int) }, "\(failures)")
+        #expect(!run.named(.stalled).contains { [3, 4].contains($0["channel"] as? Int) }, "\(run.stderr)")
+        #expect(run.stderr.contains("channel 4: MPEG-TS stream") && run.stderr.contains("reconnecting in 0.5 s"), "\(run.stderr)")
+        let tunes = run.named(.tune)
+        for (channel, words) in [5: "a web page (text/html)", 6: "a DASH manifest (.mpd)", 7: "an empty answer"] {
+            let failure = try #require(failures.first { $0["channel"] as? Int == channel }, "\(failures)")
+            #expect(failure["kind"] as? String == "unsupported" && (failure["error"] as? String ?? "").contains(words), "\(failure)")
+            // At once: well within a second or two of its tune, never the no-picture watch.
+            let tuned = try #require(tunes.last { $0["channel"] as? Int == channel }?["t_ms"] as? Int)
+            let failed = try #require(failure["t_ms"] as? Int)
+            #expect(failed - tuned < 2000, "channel \(channel) failed \(failed - tuned) ms after its tune")
+        }
+    }
+}

@@ -94,6 +94,13 @@ public final class ByteQueue: @unchecked Sendable {
         return copy
     }
 
+    /// Bytes appended and not yet read.
+    public var waitingCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return chunks.reduce(0) { $0 + $1.count } - offset
+    }
+
     /// Everything appended so far, without consuming it (for a failover copy).
     public var appendedCount: Int {
         condition.lock()

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+import ZapperCore
+
+/// Where a pipeline's segments come from: a live session of some kind.
+public protocol SegmentSource: AnyObject, Sendable {
+    /// The deliveries, in order; finishes when the session ends.
+    var segments: AsyncStream<HLSSegmentDelivery> { get }
+    func start()
+}
+
+extension HLSLiveSession: SegmentSource {}
+
+/// A channel's stream, whatever its URL answers: the first answer's bytes and type
+/// (`FirstAnswer`) decide between an HLS session, handed the playlist already read,
+/// and a raw MPEG-TS session (`RawTSSession`); an answer that is neither fails at
+/// once with the reason (`notAStream`), never retried here. A URL that does not
+/// answer is tried again with backoff, as a master playlist is.
+public final class ChannelSession: SegmentSource {
+    public let url: URL
+    private let fetcher: HTTPFetcher
+    private let bufferedSeconds: @Sendable () -> Double
+    private let variantCap: @Sendable () -> Int?
+    private let isWarm: @Sendable () -> Bool
+    private let report: @Sendable (HLSEvent) -> Void
+    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let hls = Mutex<HLSLiveSession?>(nil)
+    private let room = Mutex<(@Sendable () -> Bool)?>(nil)
+    private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
+    public let segments: AsyncStream<HLSSegmentDelivery>
+
+    /// `variantCap` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
+    /// tells a raw MPEG-TS stream to keep only its latest key frame on.
+    public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
+                variantCap: @escaping @Sendable () -> Int? = { nil }, isWarm: @escaping @Sendable () -> Bool = { false },
+                events: @escaping @Sendable (HLSEvent) -> Void) {
+        self.url = url
+        self.fetcher = fetcher
+        self.bufferedSeconds = bufferedSeconds
+        self.variantCap = variantCap
+        self.isWarm = isWarm
+        report = events
+        (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
+    }
+
+    public func start() {
+        let started = Task { await self.run() }
+        task.withLock { $0 = started }
+    }
+
+    /// For an HLS stream: fetch a segment only when `hasRoom` says so (`HLSLiveSession.waitsForRoom`).
+    public func waitsForRoom(_ hasRoom: @escaping @Sendable () -> Bool) {
+        room.withLock { $0 = hasRoom }
+    }
+
+    /// Stops fetching; the segment stream finishes.
+    public func cancel() {
+        task.withLock { $0?.cancel() }
+        hls.withLock { $0?.cancel() }
+        continuation.finish()
+    }
+
+    /// Sleeps `seconds`; false when the task was cancelled.
+    static func pause(_ seconds: Double) async -> Bool {
+        if seconds > 0 { try? await Task.sleep(for: .milliseconds(Int(seconds * 1000))) }
+        return !Task.isCancelled
+    }
+
+    private func run() async {
+        defer { continuation.finish() }
+        var attempt = 0
+        while !Task.isCancelled {
+            let answer: FirstAnswer
+            do {
+                answer = try await fetcher.firstAnswer(url)
+            } catch {
+                if Task.isCancelled { return }
+                let failure = HTTPFailureKind.failure(error, url: url.absoluteString)
+                if failure.kind == .unsupported {
+                    report(.notAStream(failure))
+                    return
+                }
+                attempt += 1
+                report(.playlistFailed(url: url.absoluteString, failure: failure, attempt: attempt))
+                guard await Self.pause(HLSLiveSession.backoff(attempt)) else { return }
+                continue
+            }
+            if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
+            switch answer {
+            case .playlist(let text, let answered): await followHLS(first: (text, answered))
+            case .mpegTS(let body):
+                report(.rawStream(url: body.url.absoluteString))
+                let continuation = self.continuation
+                await RawTSSession(url: url, fetcher: fetcher, isWarm: isWarm, report: report) { continuation.yield($0) }.run(body)
+            }
+            return
+        }
+    }
+
+    private func followHLS(first: (text: String, url: URL)) async {
+        let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: bufferedSeconds, variantCap: variantCap,
+                                     firstAnswer: first, events: report)
+        if let hasRoom = room.withLock({ $0 }) { session.waitsForRoom(hasRoom) }
+        hls.withLock { $0 = session }
+        guard !Task.isCancelled else { return session.cancel() }
+        session.start()
+        for await delivery in session.segments { continuation.yield(delivery) }
+    }
+}
