@@ -82,6 +82,7 @@ extension ChannelPlayback {
                 }
                 // A separate rendition brings the sound: the stream's own (if any) is not played.
                 var separateAudio = trackState.separateAudio != nil
+                var unreadable = 0  // packets in a row a decoder could not read
                 while let packet = try demuxer.readPacket() {
                     if trackState.audioRequest.generation != audioRequest.generation {
                         audioRequest = trackState.audioRequest
@@ -116,7 +117,16 @@ extension ChannelPlayback {
                         decoders[parameters.streamID] = decoder
                     }
                     lastTimeBase[parameters.streamID] = base
-                    try decoder.send(packet)
+                    do {
+                        try decoder.send(packet)
+                        unreadable = 0
+                    } catch let error as AVError where error.isInvalidData && unreadable < Self.skippedPackets {
+                        // A packet cut by where the stream was joined (a raw stream read from its
+                        // latest key frame, the sound's PES begun before it) or damaged: skipped, as
+                        // ffplay does; only a run of them fails the segment.
+                        unreadable += 1
+                        continue
+                    }
                     while let frame = try decoder.receive() {
                         guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
                                           segment: segment, timeline: &timeline, resampler: resampler) else { return }

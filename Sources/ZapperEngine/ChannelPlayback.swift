@@ -44,6 +44,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// pictures, a third of a second): the queue's main cost in resident memory.
     static let maxPictureBytes = 32 << 20
     static let maxAudioSeconds = 1.0
+    /// Unreadable packets in a row a decoder may skip before the segment fails.
+    static let skippedPackets = 16
     /// How far (in frames, about 2 ms) a block may sit off the queue's end before it is realigned.
     static let audioSlackFrames = 96
     static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil

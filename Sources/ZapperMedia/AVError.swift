@@ -22,6 +22,7 @@ public struct AVError: Error, Equatable, CustomStringConvertible {
 
     public var isEndOfFile: Bool { code == zapper_averror_eof() }
     public var isTryAgain: Bool { code == zapper_averror(EAGAIN) }
+    public var isInvalidData: Bool { code == zapper_averror_invaliddata() }
 
     public var description: String { "\(operation): \(message)" }
 
