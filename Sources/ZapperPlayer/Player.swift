@@ -29,6 +29,8 @@ public final class Player {
         public var state = ZapperState()
         /// Set when the crash-loop breaker skipped or quarantined channels at start.
         public var crashNotice: CrashNotice?
+        /// Channels the panel's list leaves out (those the last `zapper check` found dead); still tunable.
+        public var hiddenFromPanel: Set<Int> = []
         public init() {}
     }
 
@@ -113,7 +115,7 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
-        panelOrder = Self.panelOrder(lineup)
+        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) })
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))

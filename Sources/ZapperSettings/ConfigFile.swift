@@ -26,6 +26,8 @@ import ZapperCore
 /// # Entries with the same tvg-id and name (quality tags such as "(720p)", "HD" aside) become
 /// # one channel whose streams are tried in turn; false keeps each entry a channel of its own.
 /// merge-duplicates = true
+/// # Leave the channels the last `zapper check` found dead out of the panel's list.
+/// hide-dead-channels = false
 ///
 /// [parental]
 /// # The highest rating watched without the PIN: an age (12) or a rating
@@ -110,7 +112,7 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates",
+            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels",
                                               "parental", "signage", "network"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
@@ -128,6 +130,7 @@ public enum ConfigFile {
                 if channel > 0 { config.defaultChannel = channel } else { fail("default-channel", nil, "must be a channel number (1 or more)") }
             }
             config.mergeDuplicates = bool(root, "merge-duplicates", section: nil) ?? true
+            config.hideDeadChannels = bool(root, "hide-dead-channels", section: nil) ?? false
             if let parental = subtable(root, "parental") {
                 let section = "parental"
                 check(parental, section: section,

@@ -85,6 +85,33 @@ struct Zapper: ParsableCommand {
     @Option(help: "Print the hash of this PIN, for the configuration's parental pin-hash, and exit.")
     var hashPin: String?
 
+    /// `zapper check LINEUP` is a command of its own; everything else plays.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "check" {
+            ZapperCheck.main(Array(arguments.dropFirst()))
+        } else {
+            main(arguments)
+        }
+    }
+
+    /// The configuration's network settings, before anything is fetched (the lineup may be
+    /// an https URL): the shared pool is made with its trust.
+    static func setUpFetching(_ settings: ZapperConfig) throws {
+        do {
+            HTTPFetcher.trustShared(try TLSTrust(caFile: settings.network.caFile).checked())
+        } catch {
+            throw ValidationError("ca-file \(error)")
+        }
+        if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
+    }
+
+    /// After the lineup is read: the lineup itself is the owner's choice; what it lists
+    /// may be blocked from the local network.
+    static func blockWhatTheLineupLists(_ settings: ZapperConfig) {
+        HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
+    }
+
     func run() throws {
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
@@ -111,12 +138,7 @@ struct Zapper: ParsableCommand {
         guard !lineup.isEmpty else {
             throw ValidationError("Missing expected argument '--lineup <lineup>' (or `lineup` in \(config ?? ConfigFile.defaultPath))")
         }
-        // Before anything is fetched (the lineup may be an https URL): the shared pool is made with it.
-        do {
-            HTTPFetcher.trustShared(try TLSTrust(caFile: settings.network.caFile).checked())
-        } catch {
-            throw ValidationError("ca-file \(error)")
-        }
+        try Self.setUpFetching(settings)
         // The state: a directory that cannot be made means playing without remembering, said once.
         var store: StateStore?
         do {
@@ -133,9 +155,7 @@ struct Zapper: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
-        // The lineup itself is the owner's choice; what it lists may be blocked from the local network.
-        HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
-        if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
+        Self.blockWhatTheLineupLists(settings)
         let parseStarted = ContinuousClock.now
         var parsed = M3UPlusParser.parse(text, source: lineup, mergeDuplicates: settings.mergeDuplicates)
         if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
@@ -188,6 +208,7 @@ struct Zapper: ParsableCommand {
                                    state: state, store: store) { say($0) }
         options.state = start.state
         options.crashNotice = start.notice
+        if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
@@ -282,6 +303,20 @@ private func unblockStopSignals() {
     sigaddset(&signals, SIGTERM)
     sigaddset(&signals, SIGINT)
     pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+}
+
+/// The channels the last `zapper check` (its report in the state directory) found dead.
+private func deadChannels(_ channels: [LineupChannel], store: StateStore?) -> Set<Int> {
+    guard let file = store?.directory.appendingPathComponent(LineupCheckReport.fileName),
+          let data = try? Data(contentsOf: file), let report = LineupCheckReport.read(data) else {
+        say("hide-dead-channels: no report of `zapper check` in the state directory; every channel is listed")
+        return []
+    }
+    let dead = report.deadURLs
+    let hidden = Set(channels.filter { dead.contains($0.url.absoluteString) }.map(\.number))
+    let when = Date(timeIntervalSince1970: report.checkedAt)
+    say("hide-dead-channels: \(hidden.count) channels left out of the panel, found dead by the check of \(when)")
+    return hidden
 }
 
 private func say(_ line: String) {

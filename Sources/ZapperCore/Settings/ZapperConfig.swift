@@ -15,6 +15,8 @@ public struct ZapperConfig: Sendable, Equatable {
     /// Lineup entries that are one channel (`DuplicateMerge`) become one channel with
     /// backup sources; false: every entry is a channel of its own.
     public var mergeDuplicates = true
+    /// The panel's channel list leaves out the channels the last `zapper check` found dead.
+    public var hideDeadChannels = false
     public var parental: Parental
     public var signage: Signage
     public var network = Network()
