@@ -110,10 +110,12 @@ test-image:
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.
-# Then the zap times (zapper and mpv) and key-to-screen (flips while loads hang, the panel).
+# Then the zap times (zapper and mpv), key-to-screen (flips while loads hang, the panel) and a
+# 10,000-entry lineup beside the demo's 8.
 bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" lineup
