@@ -22,6 +22,27 @@ extension HLSLiveSessionTests {
         #expect(recorder.count { if case .segmentFailed = $0 { true } else { false } } == 0)
     }
 
+    /// The same with keys (AES-128) and initialization sections (fMP4), each refused without
+    /// the headers: their URIs are relative, so they stay behind the guard.
+    @Test(arguments: ["ch/2/\(SegmentEncryption.pathPrefix)/master.m3u8",
+                      "ch/\(FragmentedMP4.channel)/\(FragmentedMP4.pathPrefix)/master.m3u8",
+                      "ch/\(FragmentedMP4.channel)/\(SegmentEncryption.pathPrefix)/\(FragmentedMP4.pathPrefix)/master.m3u8"])
+    func keysAndInitializationSectionsCarryTheChannelsHeaders(_ path: String) async throws {
+        let origin = try OriginProcess.shared.get()
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/guarded/\(path)")!
+        let headers = RequestHeaders(userAgent: OriginRouter.guardedUserAgent, referrer: OriginRouter.guardedReferrer)
+        let (session, recorder, consumer) = play(url, fetcher: HTTPFetcher.shared.with(headers))
+        defer { session.cancel(); consumer.cancel() }
+        try await recorder.waitFor("segments of \(path) fetched whole") {
+            recorder.count { if case .segmentFetched = $0 { true } else { false } } >= 2
+        }
+        let failures = recorder.events.withLock { $0.compactMap(\.failure) }
+        #expect(failures.isEmpty, "\(failures)")
+        // Their bytes decode: a key fetched without the headers would have been a 403, and a wrong key noise.
+        let first = try #require(recorder.deliveries.withLock { $0.first })
+        #expect(first.bytes.isFinished || first.bytes.appendedCount > 0)
+    }
+
     @Test func withoutItsHeadersTheGuardedChannelIsRefused() async throws {
         let origin = try OriginProcess.shared.get()
         let url = URL(string: "http://127.0.0.1:\(origin.port)/guarded/ch/2/master.m3u8")!
