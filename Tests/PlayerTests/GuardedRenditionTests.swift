@@ -9,17 +9,22 @@ import ZapperCore
 /// lineup headers too: behind the origin's guard (403 without them) both play.
 @Suite(.timeLimit(.minutes(2)))
 struct GuardedRenditionTests {
-    @Test func separateAudioCarriesTheChannelsHeaders() async throws {
+    /// Channel `number`'s `file` behind the guard, played with the headers the guard wants.
+    func guardedPlayback(_ number: Int, _ file: String) throws -> (ChannelPlayback, NewsBox) {
         let origin = try OriginProcess.shared.get()
-        let number = SplitAudio.channels[0]
-        let url = URL(string: "http://127.0.0.1:\(origin.port)/guarded/ch/\(number)/\(SplitAudio.masterFile)")!
-        let channel = LineupChannel(number: number, name: "Guarded split", url: url,
+        let url = URL(string: "http://127.0.0.1:\(origin.port)/guarded/ch/\(number)/\(file)")!
+        let channel = LineupChannel(number: number, name: "Guarded", url: url,
                                     headers: RequestHeaders(userAgent: OriginRouter.guardedUserAgent, referrer: OriginRouter.guardedReferrer))
         let news = NewsBox()
         let playback = ChannelPlayback(channel: channel, serial: 1, sampleRate: 48_000, parametersCache: ParametersCache()) { item, _ in
             news.add(item)
         }
         playback.start()
+        return (playback, news)
+    }
+
+    @Test func separateAudioCarriesTheChannelsHeaders() async throws {
+        let (playback, news) = try guardedPlayback(SplitAudio.channels[0], SplitAudio.masterFile)
         defer { playback.stop() }
         let deadline = Date().addingTimeInterval(30)
         var sound: AudioTake?
@@ -36,16 +41,8 @@ struct GuardedRenditionTests {
     }
 
     @Test func subtitlesCarryTheChannelsHeaders() async throws {
-        let origin = try OriginProcess.shared.get()
         let number = try #require(try Repo.catalog().channels.first { !$0.subtitleTracks.isEmpty }?.number)
-        let url = URL(string: "http://127.0.0.1:\(origin.port)/guarded/ch/\(number)/master.m3u8")!
-        let channel = LineupChannel(number: number, name: "Guarded subtitles", url: url,
-                                    headers: RequestHeaders(userAgent: OriginRouter.guardedUserAgent, referrer: OriginRouter.guardedReferrer))
-        let news = NewsBox()
-        let playback = ChannelPlayback(channel: channel, serial: 1, sampleRate: 48_000, parametersCache: ParametersCache()) { item, _ in
-            news.add(item)
-        }
-        playback.start()
+        let (playback, news) = try guardedPlayback(number, "master.m3u8")
         defer { playback.stop() }
         let deadline = Date().addingTimeInterval(30)
         while playback.tracks.subtitleRenditions.isEmpty || playback.tracks.startSequence == nil, Date() < deadline {

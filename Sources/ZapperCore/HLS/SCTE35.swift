@@ -45,16 +45,8 @@ public struct SpliceInsert: Sendable, Equatable {
     public static func bytes(hex text: Substring) -> [UInt8]? {
         var digits = text.trimmingSpaces
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-        guard digits.count % 2 == 0, digits.count <= 2 * maxBytes else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
+        guard digits.utf8.count <= 2 * maxBytes else { return nil }
+        return Hex.bytes(digits)
     }
 
     /// The longest section read, bytes (the format's own limit is 4 KiB).
