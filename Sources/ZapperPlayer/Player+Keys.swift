@@ -27,6 +27,7 @@ extension Player {
 
     private func press(_ action: Action, now: Int, held: Bool, arrived: Int? = nil) {
         if let delta = flipDelta(action) {
+            tuner.flipRing = options.config.flipWithin.ring(from: tuner.view.target, lineup: lineup, favourites: favourites)
             apply(tuner.handle(.flip(delta: delta, held: held), now: now, pressedAt: arrived))
             return
         }
@@ -40,6 +41,8 @@ extension Player {
             announce(audio.setLevel(volume: level.volume + (action == .volumeUp ? 5 : -5), muted: false))
         case .mute:
             announce(audio.setLevel(muted: !audio.level.muted))
+        case .favourite:
+            toggleFavourite()
         default:
             break
         }

@@ -40,7 +40,7 @@ extension Player {
     /// Each row's items and current choice, as the navigator counts them.
     func refreshPanelChoices() {
         let playing = tuner.view.tuned ?? tuner.view.target
-        panel.update(itemCount: panelOrder.count, selected: panelOrder.firstIndex(of: playing), for: .channels)
+        panel.update(itemCount: panelOrder.count, selected: panelOrder.firstIndex { $0.number == playing }, for: .channels)
         let audio = audioChoices()
         panel.update(itemCount: audio.count, selected: audio.firstIndex(where: \.isCurrent), for: .audio)
         let subtitles = subtitleChoices()
@@ -53,7 +53,7 @@ extension Player {
         switch row {
         case .channels:
             guard panelOrder.indices.contains(index) else { return }
-            apply(tuner.handle(.select(panelOrder[index]), now: now))
+            apply(tuner.handle(.select(panelOrder[index].number), now: now))
         case .picture:
             let mode = PictureMode.allCases[index]
             screen.pictureMode = mode
@@ -88,7 +88,8 @@ extension Player {
     /// channel with the programme on now. Built again only when the playing channel, the
     /// minute or the logos change (not each frame: a lineup can have hundreds of channels).
     private func channelRows(at date: Date) -> [PanelChannelRow] {
-        let key = ChannelRowsKey(playing: tuner.view.tuned, minute: Int(date.timeIntervalSince1970 / 60), logos: logos.arrived)
+        let key = ChannelRowsKey(playing: tuner.view.tuned, minute: Int(date.timeIntervalSince1970 / 60), logos: logos.arrived,
+                                 favourites: favourites)
         if let cached = channelRowsCache, cached.key == key { return cached.rows }
         let rows = buildChannelRows(playing: key.playing, at: date)
         channelRowsCache = (key, rows)
@@ -98,11 +99,12 @@ extension Player {
     private func buildChannelRows(playing: Int?, at date: Date) -> [PanelChannelRow] {
         var rows: [PanelChannelRow] = []
         var group: String?? = .none
-        for number in panelOrder {
+        for entry in panelOrder {
+            let number = entry.number
             let channel = channels[number]
-            if group != .some(channel?.group) {
-                group = .some(channel?.group)
-                rows.append(.group(channel?.group ?? "Other"))
+            if group != .some(entry.group) {
+                group = .some(entry.group)
+                rows.append(.group(entry.group ?? "Other"))
             }
             let now = guide?.lines(for: channel, at: date).now.map { "\($0.start)  \($0.title)" }
             rows.append(.channel(PanelChannelLine(channel: identity(of: number), now: now, isPlaying: number == playing)))
@@ -126,12 +128,26 @@ extension Player {
         var playing: Int?
         var minute: Int
         var logos: Int
+        var favourites: Favourites
     }
 
-    /// The order of the channel list: grouped by `group-title`, lineup order within a group.
-    static func panelOrder(_ lineup: [LineupChannel]) -> [Int] {
+    /// A channel of the list, under its group's heading.
+    struct PanelEntry: Equatable {
+        var number: Int
+        var group: String?
+    }
+
+    static let favouritesHeading = "Favourites"
+
+    /// The order of the channel list: the favourites first (in lineup order, under their own
+    /// heading, and in their groups too), then grouped by `group-title`, lineup order within a group.
+    static func panelOrder(_ lineup: [LineupChannel], favourites: Favourites) -> [PanelEntry] {
         var groups: [String?] = []
-        for channel in lineup where !groups.contains(channel.group) { groups.append(channel.group) }
-        return groups.flatMap { group in lineup.filter { $0.group == group }.map(\.number) }
+        var seen = Set<String?>()
+        for channel in lineup where seen.insert(channel.group).inserted { groups.append(channel.group) }
+        var members: [String?: [Int]] = [:]
+        for channel in lineup { members[channel.group, default: []].append(channel.number) }
+        let favourite = favourites.numbers(in: lineup).map { PanelEntry(number: $0, group: favouritesHeading) }
+        return favourite + groups.flatMap { group in (members[group] ?? []).map { PanelEntry(number: $0, group: group) } }
     }
 }

@@ -73,7 +73,10 @@ public final class Player {
     var overlay = OverlayModel()
     /// The swipe-up panel's focus, and the channel list's order (grouped).
     var panel = PanelNavigator()
-    let panelOrder: [Int]
+    var panelOrder: [PanelEntry]
+    /// The lineup in its order (for the channel list, the favourites and CH±'s ring).
+    let lineup: [LineupChannel]
+    var favourites: Favourites
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
     /// The hint and the sound level, and when they go.
     var notices = PassingNotices()
@@ -115,7 +118,9 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
-        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) })
+        self.lineup = lineup
+        favourites = Favourites(keys: options.state.favourites)
+        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))

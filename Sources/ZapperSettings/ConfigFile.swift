@@ -28,6 +28,9 @@ import ZapperCore
 /// merge-duplicates = true
 /// # Leave the channels the last `zapper check` found dead out of the panel's list.
 /// hide-dead-channels = false
+/// # What CH± steps through: "all", "favourites" (all while there are none) or "group"
+/// # (the group-title of the channel on screen).
+/// flip-within = "all"
 ///
 /// [parental]
 /// # The highest rating watched without the PIN: an age (12) or a rating
@@ -112,7 +115,7 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels",
+            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
                                               "parental", "signage", "network"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
@@ -131,6 +134,13 @@ public enum ConfigFile {
             }
             config.mergeDuplicates = bool(root, "merge-duplicates", section: nil) ?? true
             config.hideDeadChannels = bool(root, "hide-dead-channels", section: nil) ?? false
+            if let within = string(root, "flip-within", section: nil) {
+                if let choice = FlipWithin(rawValue: within) {
+                    config.flipWithin = choice
+                } else {
+                    fail("flip-within", nil, "\"\(within)\" is not one of \(FlipWithin.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+            }
             if let parental = subtable(root, "parental") {
                 let section = "parental"
                 check(parental, section: section,

@@ -32,6 +32,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case snapshot(path: String)
     /// A cue in the channel's playlist (EXT-X-DATERANGE, SCTE-35 cue tags), told once.
     case cue(channel: Int, HLSCue)
+    /// The channel became a favourite (`on`), or stopped being one.
+    case favourite(channel: Int, on: Bool)
     case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
     /// `--trace-frames`: a presented picture's timeline time, the audio clock then (-1: none), its brightness.
     case frame(ptsMilliseconds: Int, clockMilliseconds: Int, luma: Int)
@@ -70,6 +72,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .unlocked: .unlocked
         case .snapshot: .snapshot
         case .cue: .cue
+        case .favourite: .favourite
         case .crashLoop: .crashLoop
         case .frame: .frame
         case .flip: .flip
@@ -105,6 +108,7 @@ public enum PlayerEvent: Sendable, Equatable {
             [("channel", .int(channel)), ("tries_left", .int(triesLeft))] + (lockout.map { [("lockout_s", .int($0))] } ?? [])
         case let .unlocked(channel, reason): [("channel", .int(channel)), ("reason", .string(reason))]
         case let .snapshot(path): [("path", .string(path))]
+        case let .favourite(channel, on): [("channel", .int(channel)), ("on", .bool(on))]
         case let .cue(channel, cue):
             [("channel", .int(channel)), ("id", .string(cue.id)), ("kind", .string(cue.kind.rawValue))]
                 + (cue.duration.map { [("duration_ms", .int(Int(($0 * 1000).rounded())))] } ?? [])
@@ -138,7 +142,7 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
-    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue
+    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

@@ -6,10 +6,12 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
     case digit(Int)
     case lastChannel, info, menu, guide, panel
     case volumeUp, volumeDown, mute
+    /// Adds the channel to the favourites, or takes it away.
+    case favourite
 
     /// Every action, in the order the keymap file's documentation lists them.
     public static let all: [Action] = [.left, .right, .up, .down, .ok, .back, .channelUp, .channelDown]
-        + (0...9).map(Action.digit) + [.lastChannel, .info, .menu, .guide, .panel, .volumeUp, .volumeDown, .mute]
+        + (0...9).map(Action.digit) + [.lastChannel, .info, .menu, .guide, .panel, .volumeUp, .volumeDown, .mute, .favourite]
 
     /// The name in a keymap file and in `key` events: `channel-up`, `digit-5`, `last-channel`.
     public var name: String {
@@ -31,6 +33,7 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         case .volumeUp: "volume-up"
         case .volumeDown: "volume-down"
         case .mute: "mute"
+        case .favourite: "favourite"
         }
     }
 
@@ -160,7 +163,7 @@ public struct Keymap: Sendable, Equatable {
         ]),
         Group(title: "Digits: keyboard and CEC (KEY_0...) and IR remotes (KEY_NUMERIC_0...)", bindings: digits),
         Group(title: "Information, guide and menus (CEC's root menu is KEY_CONTEXT_MENU)", bindings: [
-            ("KEY_INFO", .info), ("KEY_I", .info), ("KEY_EPG", .guide), ("KEY_PROGRAM", .guide), ("KEY_G", .guide),
+            ("KEY_INFO", .info), ("KEY_I", .info), ("KEY_FAVORITES", .favourite), ("KEY_F", .favourite), ("KEY_EPG", .guide), ("KEY_PROGRAM", .guide), ("KEY_G", .guide),
             ("KEY_MENU", .menu), ("KEY_CONTEXT_MENU", .menu), ("KEY_SETUP", .menu), ("KEY_M", .menu),
         ]),
         Group(title: "Sound", bindings: [

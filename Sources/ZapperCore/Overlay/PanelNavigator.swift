@@ -82,6 +82,12 @@ public struct PanelNavigator: Sendable, Equatable {
         focusedItem = itemCount > 0 ? min(focused, itemCount - 1) : nil
     }
 
+    /// Moves the focus to `item` of the current row (its items moved: a favourite added).
+    public mutating func focus(item: Int) {
+        guard isOpen, focusedItem != nil, (0..<itemCount(for: row)).contains(item) else { return }
+        focusedItem = item
+    }
+
     public mutating func handle(_ action: Action, now: Int) -> Outcome {
         guard isOpen else { return .unhandled }
         let outcome: Outcome

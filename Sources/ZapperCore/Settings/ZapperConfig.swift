@@ -17,6 +17,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var mergeDuplicates = true
     /// The panel's channel list leaves out the channels the last `zapper check` found dead.
     public var hideDeadChannels = false
+    /// Which channels CH± steps through.
+    public var flipWithin = FlipWithin.all
     public var parental: Parental
     public var signage: Signage
     public var network = Network()

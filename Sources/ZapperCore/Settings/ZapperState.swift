@@ -45,6 +45,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var parental: ParentalLockout?
     /// Channel key → the URL of the source that played last, for channels with several.
     public var sources: [String: String]
+    /// The favourite channels' keys (`Favourites`), in the order they were added.
+    public var favourites: [String]
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -61,12 +63,13 @@ public struct ZapperState: Codable, Equatable, Sendable {
         uncleanExits = []
         parental = nil
         sources = [:]
+        favourites = []
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,6 +90,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
             .suffix(CrashLoopBreaker.keptExits))
         parental = try? container.decodeIfPresent(ParentalLockout.self, forKey: .parental)
         sources = ((try? container.decodeIfPresent([String: String].self, forKey: .sources)) ?? [:])
+        favourites = Favourites(keys: (try? container.decodeIfPresent([String].self, forKey: .favourites)) ?? []).keys
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.

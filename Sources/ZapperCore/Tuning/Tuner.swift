@@ -31,6 +31,8 @@ public struct Tuner: Sendable {
     public let settings: TunerSettings
     /// The lineup's channel numbers, in flipping order.
     public let channels: [Int]
+    /// The channels CH± steps through (`FlipWithin`), a subset of `channels`; nil or empty: all.
+    public var flipRing: [Int]?
 
     private(set) var target: Int
     private var targetReason: TuneReason = .start
@@ -152,9 +154,7 @@ public struct Tuner: Sendable {
         switch input {
         case .flip(let delta, let held):
             digits = ""; entryDeadline = nil
-            let index = channels.firstIndex(of: target) ?? 0
-            let count = channels.count
-            let next = channels[((index + delta) % count + count) % count]
+            let next = Self.step(from: target, by: delta, in: channels, ring: flipRing)
             moveTarget(to: next, reason: delta < 0 ? .previous : .next, now: now, askedAt: pressedAt, &out)
             settleAt = held ? now + settings.settleDelay : nil
         case .tick:

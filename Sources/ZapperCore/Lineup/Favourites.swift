@@ -1,0 +1,55 @@
+/// The viewer's favourite channels, by `LineupChannel.stateKey` (so a renumbered
+/// lineup keeps them), in the order they were added; kept in the state.
+public struct Favourites: Sendable, Equatable {
+    public private(set) var keys: [String]
+    /// The most kept (the oldest go first).
+    public static let limit = 10_000
+
+    public init(keys: [String] = []) {
+        var seen = Set<String>()
+        self.keys = Array(keys.filter { seen.insert($0).inserted }.suffix(Self.limit))
+    }
+
+    public func contains(_ channel: LineupChannel) -> Bool { keys.contains(channel.stateKey) }
+
+    /// Adds the channel, or takes it away when it is one; whether it is a favourite now.
+    @discardableResult
+    public mutating func toggle(_ channel: LineupChannel) -> Bool {
+        if let index = keys.firstIndex(of: channel.stateKey) {
+            keys.remove(at: index)
+            return false
+        }
+        keys.append(channel.stateKey)
+        if keys.count > Self.limit { keys.removeFirst(keys.count - Self.limit) }
+        return true
+    }
+
+    /// The favourite channels of `lineup`, in its order.
+    public func numbers(in lineup: [LineupChannel]) -> [Int] {
+        let wanted = Set(keys)
+        return lineup.filter { wanted.contains($0.stateKey) }.map(\.number)
+    }
+}
+
+/// Which channels CH± steps through (`flip-within` in the configuration).
+public enum FlipWithin: String, Sendable, Equatable, CaseIterable {
+    /// The whole lineup.
+    case all
+    /// The favourites (the whole lineup while there are none).
+    case favourites
+    /// The `group-title` of the channel CH± starts from.
+    case group
+
+    /// The channels a flip from `target` steps through, in lineup order; nil: all of them.
+    public func ring(from target: Int, lineup: [LineupChannel], favourites: Favourites) -> [Int]? {
+        switch self {
+        case .all: return nil
+        case .favourites:
+            let numbers = favourites.numbers(in: lineup)
+            return numbers.isEmpty ? nil : numbers
+        case .group:
+            guard let group = lineup.first(where: { $0.number == target })?.group else { return nil }
+            return lineup.filter { $0.group == group }.map(\.number)
+        }
+    }
+}

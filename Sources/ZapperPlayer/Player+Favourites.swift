@@ -1,0 +1,22 @@
+import ZapperCore
+
+/// Favourites: the favourite key adds the channel (the one focused in the panel's
+/// list, else the one on screen) or takes it away; the list shows them first.
+extension Player {
+    func toggleFavourite() {
+        var number = tuner.view.tuned ?? tuner.view.target
+        if panel.isOpen, panel.row == .channels, let focused = panel.focusedItem, panelOrder.indices.contains(focused) {
+            number = panelOrder[focused].number
+        }
+        guard let channel = channels[number] else { return }
+        let on = favourites.toggle(channel)
+        keeper.change { $0.favourites = favourites.keys }
+        log.emit(.favourite(channel: number, on: on))
+        let focusedNumber = panel.focusedItem.flatMap { panelOrder.indices.contains($0) ? panelOrder[$0].number : nil }
+        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites)
+        channelRowsCache = nil
+        refreshPanelChoices()
+        // The focus stays on the channel it was on, wherever the list moved it.
+        if let focusedNumber, let index = panelOrder.lastIndex(where: { $0.number == focusedNumber }) { panel.focus(item: index) }
+    }
+}

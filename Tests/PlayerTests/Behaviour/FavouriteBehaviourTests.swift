@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import ZapperCore
+@testable import ZapperPlayer
+
+/// Favourites, in-process on the virtual clock: the favourite key adds the channel on
+/// screen (logged, kept in the state), the panel's list shows them first, and with
+/// `flip-within = "favourites"` CH± steps through them alone.
+@Suite struct FavouriteBehaviourTests {
+    @Test func theFavouriteKeyAddsAndCHStepsThroughFavourites() throws {
+        let harness = try PlayerHarness(FlipBehaviourTests.channels(6), start: 2) { $0.config.flipWithin = .favourites }
+        _ = harness.run(until: .firstFrame)
+        harness.press("KEY_FAVORITES")
+        let before = harness.log.count
+        harness.press("KEY_5")
+        _ = try #require(harness.run(until: .firstFrame, after: before))
+        harness.press("KEY_FAVORITES")
+        harness.run(milliseconds: 100)
+        #expect(harness.events(.favourite).map { [$0["channel"], $0["on"]] } == [[.int(2), .bool(true)], [.int(5), .bool(true)]])
+        let saved = try #require(harness.states.waitForSave { $0.favourites.count == 2 })
+        #expect(saved.favourites == [2, 5].map { ChannelScript.url(channel: $0).absoluteString }, "kept by the channels' keys")
+        #expect(harness.player.panelOrder.prefix(2).map(\.number) == [2, 5])
+        #expect(harness.player.panelOrder.prefix(2).allSatisfy { $0.group == Player.favouritesHeading })
+        // CH+ from 5 wraps to 2, CH- from 2 back to 5: the favourites alone.
+        harness.press("KEY_CHANNELUP")
+        harness.run(milliseconds: 500)
+        #expect(harness.player.tuner.view.target == 2)
+        harness.press("KEY_CHANNELDOWN")
+        harness.run(milliseconds: 500)
+        #expect(harness.player.tuner.view.target == 5)
+        // Pressed again, the favourite key takes the channel away.
+        harness.press("KEY_FAVORITES")
+        harness.run(milliseconds: 100)
+        #expect(harness.events(.favourite).last?["on"] == .bool(false))
+        #expect(harness.player.favourites.numbers(in: harness.player.lineup) == [2])
+    }
+}
