@@ -12,11 +12,24 @@ extension Player {
         let on = favourites.toggle(channel)
         keeper.change { $0.favourites = favourites.keys }
         log.emit(.favourite(channel: number, on: on))
+        rebuildPanelOrder()
+    }
+
+    /// A channel's picture came: it heads the recent channels.
+    func watched(_ number: Int) {
+        guard let channel = channels[number] else { return }
+        recents.watched(channel)
+        keeper.change { $0.recents = recents.keys }
+        rebuildPanelOrder()
+    }
+
+    /// The channel list anew (favourites or recents changed); the focus stays on the channel
+    /// it was on, wherever the list moved it.
+    private func rebuildPanelOrder() {
         let focusedNumber = panel.focusedItem.flatMap { panelOrder.indices.contains($0) ? panelOrder[$0].number : nil }
-        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites)
+        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
         channelRowsCache = nil
         refreshPanelChoices()
-        // The focus stays on the channel it was on, wherever the list moved it.
         if let focusedNumber, let index = panelOrder.lastIndex(where: { $0.number == focusedNumber }) { panel.focus(item: index) }
     }
 }

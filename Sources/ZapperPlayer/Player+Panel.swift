@@ -40,7 +40,8 @@ extension Player {
     /// Each row's items and current choice, as the navigator counts them.
     func refreshPanelChoices() {
         let playing = tuner.view.tuned ?? tuner.view.target
-        panel.update(itemCount: panelOrder.count, selected: panelOrder.firstIndex { $0.number == playing }, for: .channels)
+        // The playing channel's place in its own group (the last of its entries), not under Favourites or Recent.
+        panel.update(itemCount: panelOrder.count, selected: panelOrder.lastIndex { $0.number == playing }, for: .channels)
         let audio = audioChoices()
         panel.update(itemCount: audio.count, selected: audio.firstIndex(where: \.isCurrent), for: .audio)
         let subtitles = subtitleChoices()
@@ -89,7 +90,7 @@ extension Player {
     /// minute or the logos change (not each frame: a lineup can have hundreds of channels).
     private func channelRows(at date: Date) -> [PanelChannelRow] {
         let key = ChannelRowsKey(playing: tuner.view.tuned, minute: Int(date.timeIntervalSince1970 / 60), logos: logos.arrived,
-                                 favourites: favourites)
+                                 favourites: favourites, recents: recents)
         if let cached = channelRowsCache, cached.key == key { return cached.rows }
         let rows = buildChannelRows(playing: key.playing, at: date)
         channelRowsCache = (key, rows)
@@ -129,6 +130,7 @@ extension Player {
         var minute: Int
         var logos: Int
         var favourites: Favourites
+        var recents: Recents
     }
 
     /// A channel of the list, under its group's heading.
@@ -138,16 +140,19 @@ extension Player {
     }
 
     static let favouritesHeading = "Favourites"
+    static let recentsHeading = "Recent"
 
     /// The order of the channel list: the favourites first (in lineup order, under their own
-    /// heading, and in their groups too), then grouped by `group-title`, lineup order within a group.
-    static func panelOrder(_ lineup: [LineupChannel], favourites: Favourites) -> [PanelEntry] {
+    /// heading, and in their groups too), the last ten watched (most recent first), then grouped
+    /// by `group-title`, lineup order within a group.
+    static func panelOrder(_ lineup: [LineupChannel], favourites: Favourites, recents: Recents) -> [PanelEntry] {
         var groups: [String?] = []
         var seen = Set<String?>()
         for channel in lineup where seen.insert(channel.group).inserted { groups.append(channel.group) }
         var members: [String?: [Int]] = [:]
         for channel in lineup { members[channel.group, default: []].append(channel.number) }
         let favourite = favourites.numbers(in: lineup).map { PanelEntry(number: $0, group: favouritesHeading) }
-        return favourite + groups.flatMap { group in (members[group] ?? []).map { PanelEntry(number: $0, group: group) } }
+        let recent = recents.numbers(in: lineup).map { PanelEntry(number: $0, group: recentsHeading) }
+        return favourite + recent + groups.flatMap { group in (members[group] ?? []).map { PanelEntry(number: $0, group: group) } }
     }
 }

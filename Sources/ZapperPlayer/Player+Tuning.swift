@@ -32,6 +32,7 @@ extension Player {
                     $0.lastChannelKey = channel?.stateKey
                     if let channel, let source { $0.sources[channel.stateKey] = source.absoluteString }
                 }
+                watched(number)
             case let .loadFailed(number, serial, failure):
                 // What `fail` reported is in the log already; the tuner's own watchdog is not.
                 if loggedFailure?.serial != serial || loggedFailure?.failure != failure {

@@ -77,6 +77,7 @@ public final class Player {
     /// The lineup in its order (for the channel list, the favourites and CH±'s ring).
     let lineup: [LineupChannel]
     var favourites: Favourites
+    var recents: Recents
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
     /// The hint and the sound level, and when they go.
     var notices = PassingNotices()
@@ -120,7 +121,8 @@ public final class Player {
         keys = KeyRouter(keymap: options.keymap)
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
-        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites)
+        recents = Recents(keys: options.state.recents)
+        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))

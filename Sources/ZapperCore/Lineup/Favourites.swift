@@ -53,3 +53,28 @@ public enum FlipWithin: String, Sendable, Equatable, CaseIterable {
         }
     }
 }
+
+/// The last channels watched, most recent first, by `LineupChannel.stateKey`; kept in the state.
+public struct Recents: Sendable, Equatable {
+    public private(set) var keys: [String]
+    public static let limit = 10
+
+    public init(keys: [String] = []) {
+        var seen = Set<String>()
+        self.keys = Array(keys.filter { seen.insert($0).inserted }.prefix(Self.limit))
+    }
+
+    /// The channel's picture came: it goes to the front.
+    public mutating func watched(_ channel: LineupChannel) {
+        keys.removeAll { $0 == channel.stateKey }
+        keys.insert(channel.stateKey, at: 0)
+        if keys.count > Self.limit { keys.removeLast(keys.count - Self.limit) }
+    }
+
+    /// The recent channels of `lineup`, most recent first.
+    public func numbers(in lineup: [LineupChannel]) -> [Int] {
+        var byKey: [String: Int] = [:]
+        for channel in lineup where byKey[channel.stateKey] == nil { byKey[channel.stateKey] = channel.number }
+        return keys.compactMap { byKey[$0] }
+    }
+}

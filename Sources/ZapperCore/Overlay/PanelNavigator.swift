@@ -96,6 +96,12 @@ public struct PanelNavigator: Sendable, Equatable {
         case .right: outcome = changeTab(by: +1)
         case .up: outcome = up()
         case .down: outcome = down()
+        case .channelUp, .channelDown:
+            // In a list, CH± (Page Up/Down) turns a page; elsewhere it flips channels as ever.
+            guard let focused = focusedItem else { return .unhandled }
+            let last = itemCount(for: row) - 1
+            focusedItem = max(0, min(last, focused + (action == .channelUp ? -Self.pageSize : Self.pageSize)))
+            outcome = .moved
         case .ok: outcome = ok()
         case .back: outcome = back()
         case .panel, .menu:
@@ -107,6 +113,9 @@ public struct PanelNavigator: Sendable, Equatable {
         lastActivity = now
         return outcome
     }
+
+    /// Items a page of a list holds (CH± turns one).
+    public static let pageSize = 6
 
     /// Closes the panel once `inactivityMs` have passed without a panel action.
     public mutating func tick(now: Int) -> Outcome {

@@ -47,6 +47,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var sources: [String: String]
     /// The favourite channels' keys (`Favourites`), in the order they were added.
     public var favourites: [String]
+    /// The last channels watched, most recent first (`Recents`).
+    public var recents: [String]
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -64,12 +66,13 @@ public struct ZapperState: Codable, Equatable, Sendable {
         parental = nil
         sources = [:]
         favourites = []
+        recents = []
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents
     }
 
     public init(from decoder: any Decoder) throws {
@@ -91,6 +94,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         parental = try? container.decodeIfPresent(ParentalLockout.self, forKey: .parental)
         sources = ((try? container.decodeIfPresent([String: String].self, forKey: .sources)) ?? [:])
         favourites = Favourites(keys: (try? container.decodeIfPresent([String].self, forKey: .favourites)) ?? []).keys
+        recents = Recents(keys: (try? container.decodeIfPresent([String].self, forKey: .recents)) ?? []).keys
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.

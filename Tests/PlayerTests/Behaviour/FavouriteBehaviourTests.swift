@@ -33,5 +33,11 @@ import ZapperCore
         harness.run(milliseconds: 100)
         #expect(harness.events(.favourite).last?["on"] == .bool(false))
         #expect(harness.player.favourites.numbers(in: harness.player.lineup) == [2])
+        // The channels watched, most recent first, under "Recent" after the favourites; kept.
+        let recent = harness.player.panelOrder.filter { $0.group == Player.recentsHeading }.map(\.number)
+        #expect(recent == [5, 2], "\(harness.player.panelOrder.prefix(4))")
+        #expect(harness.player.panelOrder.first?.group == Player.favouritesHeading)
+        let kept = try #require(harness.states.waitForSave { $0.recents.count == 2 })
+        #expect(kept.recents == [5, 2].map { ChannelScript.url(channel: $0).absoluteString })
     }
 }

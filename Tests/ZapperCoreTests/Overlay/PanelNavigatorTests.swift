@@ -47,6 +47,21 @@ import Testing
         #expect(panel.row == .audio && panel.focusedItem == 1)  // the chosen audio
     }
 
+    /// In a list, CH± turns a page (clamped at its ends); on the tab strip it is not the panel's.
+    @Test func channelKeysTurnAPageOfTheList() {
+        var panel = PanelNavigator(itemCounts: [.channels: 20], selected: [.channels: 8])
+        panel.open(now: 0)
+        #expect(panel.handle(.channelDown, now: 0) == .unhandled, "on the tab strip CH- still flips")
+        _ = panel.handle(.up, now: 0)
+        #expect(panel.handle(.channelDown, now: 0) == .moved && panel.focusedItem == 8 + PanelNavigator.pageSize)
+        _ = panel.handle(.channelDown, now: 0)
+        #expect(panel.focusedItem == 19)
+        _ = panel.handle(.channelUp, now: 0)
+        #expect(panel.focusedItem == 19 - PanelNavigator.pageSize)
+        for _ in 0..<5 { _ = panel.handle(.channelUp, now: 0) }
+        #expect(panel.focusedItem == 0)
+    }
+
     @Test func infoHasNoItemsToEnter() {
         var panel = navigator()
         panel.open(now: 0)
