@@ -16,6 +16,10 @@ extension Player {
             log.emit(.panelOpened(row: panel.row.rawValue))
             return true
         }
+        if case .digit(let digit) = action, panel.row == .channels, panel.focusedItem != nil {
+            jumpInList(digit, now: now)
+            return true
+        }
         switch panel.handle(action, now: now) {
         case .unhandled:
             return false

@@ -78,6 +78,8 @@ public final class Player {
     let lineup: [LineupChannel]
     var favourites: Favourites
     var recents: Recents
+    /// Digits typed in the panel's channel list, and when the last came.
+    var listEntry: (digits: String, at: Int)?
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
     /// The hint and the sound level, and when they go.
     var notices = PassingNotices()

@@ -83,9 +83,11 @@ public struct PanelNavigator: Sendable, Equatable {
     }
 
     /// Moves the focus to `item` of the current row (its items moved: a favourite added).
-    public mutating func focus(item: Int) {
+    /// `now`: a viewer's doing (a digit typed in the list), which keeps the panel open.
+    public mutating func focus(item: Int, now: Int? = nil) {
         guard isOpen, focusedItem != nil, (0..<itemCount(for: row)).contains(item) else { return }
         focusedItem = item
+        if let now { lastActivity = now }
     }
 
     public mutating func handle(_ action: Action, now: Int) -> Outcome {
@@ -112,6 +114,13 @@ public struct PanelNavigator: Sendable, Equatable {
         }
         lastActivity = now
         return outcome
+    }
+
+    /// The item a number typed in a channel list goes to: that channel in its own group (the
+    /// last of its entries: favourites and recents come first), else the next number after it.
+    public static func item(for typed: Int, in numbers: [Int]) -> Int? {
+        if let exact = numbers.lastIndex(of: typed) { return exact }
+        return numbers.indices.filter { numbers[$0] > typed }.min { numbers[$0] < numbers[$1] }
     }
 
     /// Items a page of a list holds (CH± turns one).

@@ -40,4 +40,19 @@ import ZapperCore
         let kept = try #require(harness.states.waitForSave { $0.recents.count == 2 })
         #expect(kept.recents == [5, 2].map { ChannelScript.url(channel: $0).absoluteString })
     }
+
+    /// In the panel's channel list, digits move the focus to that number; they tune nothing.
+    @Test func digitsInTheListJumpToTheirNumber() throws {
+        let harness = try PlayerHarness(FlipBehaviourTests.channels(12), start: 1)
+        _ = harness.run(until: .firstFrame)
+        for key in ["KEY_UP", "KEY_LEFT", "KEY_LEFT", "KEY_LEFT", "KEY_UP", "KEY_1", "KEY_1"] { harness.press(key) }
+        harness.run(milliseconds: 100)
+        let focused = try #require(harness.player.panel.focusedItem)
+        #expect(harness.player.panelOrder[focused].number == 11)
+        #expect(harness.events(.tune).count == 1, "digits in the list tune nothing")
+        harness.run(milliseconds: 2000)
+        harness.press("KEY_3")
+        harness.run(milliseconds: 100)
+        #expect(harness.player.panelOrder[harness.player.panel.focusedItem ?? 0].number == 3, "a pause starts a new number")
+    }
 }

@@ -62,6 +62,14 @@ import Testing
         #expect(panel.focusedItem == 0)
     }
 
+    @Test func aNumberTypedInTheListFindsItsChannel() {
+        // Favourites 7 and 2 first, then the groups.
+        let numbers = [7, 2, 1, 2, 3, 7, 10, 12]
+        #expect(PanelNavigator.item(for: 2, in: numbers) == 3, "in its own group, not under Favourites")
+        #expect(PanelNavigator.item(for: 11, in: numbers) == 7, "no 11: the next number after it")
+        #expect(PanelNavigator.item(for: 99, in: numbers) == nil)
+    }
+
     @Test func infoHasNoItemsToEnter() {
         var panel = navigator()
         panel.open(now: 0)
