@@ -27,12 +27,18 @@ struct GuardedRenditionTests {
         let (playback, news) = try guardedPlayback(SplitAudio.channels[0], SplitAudio.masterFile)
         defer { playback.stop() }
         let deadline = Date().addingTimeInterval(30)
+        // The first picture sets where the sound is taken from (taking a picture consumes it:
+        // once is enough); then the rendition's sound from that time on.
+        var first: TimedPicture?
+        while first == nil, Date() < deadline {
+            first = playback.picture(at: nil)
+            if first == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let start = try #require(first, "no picture: \(news.items)").time
         var sound: AudioTake?
         while sound == nil, Date() < deadline {
-            if let picture = playback.picture(at: nil) {
-                sound = playback.takeAudio(frames: 4_800, from: picture.time)
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            sound = playback.takeAudio(frames: 4_800, from: start)
+            if sound == nil { try await Task.sleep(for: .milliseconds(50)) }
         }
         let take = try #require(sound, "no sound from the separate rendition: \(news.items)")
         #expect(playback.tracks.playingAudio?.uri != nil, "the sound is a rendition of its own")
