@@ -114,14 +114,18 @@ public final class GuideReader: Sendable {
             preferredLanguages: options.preferredLanguages)
         let bytes = DecompressingSource(limit: GuideLimits.documentBytes, pull: pull)
         // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first (UTF8Repair).
-        // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first.
         let repaired = RepairedSource(bytes)
+        // A processing instruction without data crashes it: taken out (InstructionFilter).
+        var instructions = InstructionFilter()
         let stream = PullInputStream {
             // After a fatal error the parser would read on to the end; stop instead.
             if handler.failed { return nil }
-            let chunk = try repaired.next()
-            if chunk == nil { handler.inputEnded = true }
-            return chunk
+            guard let chunk = try repaired.next() else {
+                handler.inputEnded = true
+                let rest = instructions.finish()
+                return rest.isEmpty ? nil : rest
+            }
+            return instructions.feed(chunk)
         }
         let parser = XMLParser(stream: stream)
         parser.delegate = handler
