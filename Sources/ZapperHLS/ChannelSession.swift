@@ -60,12 +60,6 @@ public final class ChannelSession: SegmentSource {
         continuation.finish()
     }
 
-    /// Sleeps `seconds`; false when the task was cancelled.
-    static func pause(_ seconds: Double) async -> Bool {
-        if seconds > 0 { try? await Task.sleep(for: .milliseconds(Int(seconds * 1000))) }
-        return !Task.isCancelled
-    }
-
     private func run() async {
         defer { continuation.finish() }
         var attempt = 0
@@ -82,7 +76,7 @@ public final class ChannelSession: SegmentSource {
                 }
                 attempt += 1
                 report(.playlistFailed(url: url.absoluteString, failure: failure, attempt: attempt))
-                guard await Self.pause(HLSLiveSession.backoff(attempt)) else { return }
+                guard await HLSLiveSession.pause(HLSLiveSession.backoff(attempt)) else { return }
                 continue
             }
             if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }

@@ -78,7 +78,9 @@ public final class HLSLiveSession: Sendable {
 
     static func backoff(_ attempt: Int) -> Double { min(8, 0.5 * pow(2, Double(max(attempt, 1) - 1))) }
 
-    private func pause(_ seconds: Double) async -> Bool {
+    /// Sleeps `seconds` (none when not positive); false when the task was cancelled.
+    /// Every session of this module waits with it.
+    static func pause(_ seconds: Double) async -> Bool {
         guard seconds > 0 else { return !Task.isCancelled }
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         return !Task.isCancelled
@@ -103,7 +105,7 @@ public final class HLSLiveSession: Sendable {
             } catch {
                 attempt += 1
                 report(.playlistFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: attempt))
-                guard await pause(Self.backoff(attempt)) else { return }
+                guard await Self.pause(Self.backoff(attempt)) else { return }
             }
         }
         var variants: [HLSVariant] = []
@@ -181,7 +183,7 @@ public final class HLSLiveSession: Sendable {
                         tried = 1
                         choose(working[rung], "failover after \(failures) failures")
                     }
-                    guard await pause(Self.backoff(failures)) else { return }
+                    guard await Self.pause(Self.backoff(failures)) else { return }
                     continue
                 }
             }
@@ -230,7 +232,7 @@ public final class HLSLiveSession: Sendable {
                     continue
                 }
                 while let hasRoom = room.withLock({ $0 }), !hasRoom() {
-                    guard await pause(0.05) else { return }
+                    guard await Self.pause(0.05) else { return }
                 }
                 let outcome = await fetch(segment, variant: current, bandwidth: variants.isEmpty ? nil : variants[current].bandwidth,
                                           estimator: &estimator)
@@ -258,7 +260,7 @@ public final class HLSLiveSession: Sendable {
             if cursor.ended && pending == nil && cursor.nextSequence.map({ $0 > (playlist.segments.last?.sequence ?? 0) }) == true {
                 return
             }
-            guard await pause(cursor.nextReload(loadStarted: loadStarted) - Self.now()) else { return }
+            guard await Self.pause(cursor.nextReload(loadStarted: loadStarted) - Self.now()) else { return }
         }
     }
 

@@ -37,7 +37,7 @@ struct RawTSSession: Sendable {
                     if Task.isCancelled { return }
                     failures += 1
                     report(.streamFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: failures))
-                    guard await ChannelSession.pause(HLSLiveSession.backoff(failures)) else { return }
+                    guard await HLSLiveSession.pause(HLSLiveSession.backoff(failures)) else { return }
                     continue
                 }
             }
@@ -48,7 +48,7 @@ struct RawTSSession: Sendable {
             failures = HTTPFetcher.now() - started >= Self.healthySeconds ? 1 : failures + 1
             let wait = HLSLiveSession.backoff(failures)
             report(.streamEnded(url: url.absoluteString, reason: ending, reconnectIn: wait))
-            guard await ChannelSession.pause(wait) else { return }
+            guard await HLSLiveSession.pause(wait) else { return }
         }
     }
 
@@ -72,7 +72,7 @@ struct RawTSSession: Sendable {
             }
             queue!.append(Data(bytes))
             while queue!.waitingCount > Self.waitingBytes {
-                guard await ChannelSession.pause(0.02), !queue!.isCancelled else { return false }
+                guard await HLSLiveSession.pause(0.02), !queue!.isCancelled else { return false }
             }
             return !queue!.isCancelled
         }

@@ -55,11 +55,6 @@ public final class SubtitleTrack: Sendable {
         await task.withLock { $0 }?.value
     }
 
-    private func pause(_ seconds: Double) async -> Bool {
-        guard seconds > 0 else { return !Task.isCancelled }
-        try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-        return !Task.isCancelled
-    }
 
     private func run() async {
         var cursor = LiveSegmentCursor()
@@ -81,7 +76,7 @@ public final class SubtitleTrack: Sendable {
                 if Task.isCancelled { return }
                 failures += 1
                 report(.playlistFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: failures))
-                guard await pause(HLSLiveSession.backoff(failures)) else { return }
+                guard await HLSLiveSession.pause(HLSLiveSession.backoff(failures)) else { return }
                 continue
             }
             if !positioned, let startSequence {
@@ -102,7 +97,7 @@ public final class SubtitleTrack: Sendable {
                 if !cues.isEmpty { deliver(cues) }
             }
             if cursor.ended { return }
-            guard await pause(cursor.nextReload(loadStarted: loadStarted) - HLSLiveSession.now()) else { return }
+            guard await HLSLiveSession.pause(cursor.nextReload(loadStarted: loadStarted) - HLSLiveSession.now()) else { return }
         }
     }
 
