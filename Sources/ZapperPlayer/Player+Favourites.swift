@@ -30,14 +30,15 @@ extension Player {
         guard let channel = channels[number] else { return }
         recents.watched(channel)
         keeper.change { $0.recents = recents.keys }
-        rebuildPanelOrder()
+        // Built again when the panel next wants it; at once only while it is open (its focus moves).
+        if panel.isOpen { rebuildPanelOrder() } else { panelOrderCache = nil }
     }
 
     /// The channel list anew (favourites or recents changed); the focus stays on the channel
     /// it was on, wherever the list moved it.
     private func rebuildPanelOrder() {
         let focusedNumber = panel.focusedItem.flatMap { panelOrder.indices.contains($0) ? panelOrder[$0].number : nil }
-        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
+        panelOrderCache = nil
         channelRowsCache = nil
         refreshPanelChoices()
         if let focusedNumber, let index = panelOrder.lastIndex(where: { $0.number == focusedNumber }) { panel.focus(item: index) }

@@ -73,7 +73,15 @@ public final class Player {
     var overlay = OverlayModel()
     /// The swipe-up panel's focus, and the channel list's order (grouped).
     var panel = PanelNavigator()
-    var panelOrder: [PanelEntry]
+    /// The channel list's order, built when first wanted after the favourites or recents changed
+    /// (not on the frame loop at every tune: it walks the whole lineup).
+    var panelOrder: [PanelEntry] {
+        if let built = panelOrderCache { return built }
+        let built = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
+        panelOrderCache = built
+        return built
+    }
+    var panelOrderCache: [PanelEntry]?
     /// The lineup in its order (for the channel list, the favourites and CH±'s ring).
     let lineup: [LineupChannel]
     var favourites: Favourites
@@ -124,7 +132,6 @@ public final class Player {
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
-        panelOrder = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
