@@ -59,8 +59,7 @@ struct ZapperCheck: ParsableCommand {
             throw ExitCode(2)
         }
         Zapper.blockWhatTheLineupLists(settings)
-        var parsed = M3UPlusParser.parse(text, source: source, mergeDuplicates: settings.mergeDuplicates)
-        if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
+        let parsed = Zapper.parseLineup(text, source: source, settings: settings)
         for problem in parsed.problems { print(problem) }
         print("checking \(parsed.channels.count) channels, \(jobs) at a time")
         let results = Self.probe(parsed.channels, jobs: jobs, seconds: seconds)

@@ -106,6 +106,13 @@ struct Zapper: ParsableCommand {
         if let agent = settings.network.userAgent { HTTPFetcher.shared.userAgent = agent }
     }
 
+    /// The lineup as the configuration wants it: duplicates merged (or not), the guide shift applied.
+    static func parseLineup(_ text: String, source: String, settings: ZapperConfig) -> Lineup {
+        var parsed = M3UPlusParser.parse(text, source: source, mergeDuplicates: settings.mergeDuplicates)
+        if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
+        return parsed
+    }
+
     /// After the lineup is read: the lineup itself is the owner's choice; what it lists
     /// may be blocked from the local network.
     static func blockWhatTheLineupLists(_ settings: ZapperConfig) {
@@ -157,8 +164,7 @@ struct Zapper: ParsableCommand {
         }
         Self.blockWhatTheLineupLists(settings)
         let parseStarted = ContinuousClock.now
-        var parsed = M3UPlusParser.parse(text, source: lineup, mergeDuplicates: settings.mergeDuplicates)
-        if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
+        let parsed = Self.parseLineup(text, source: lineup, settings: settings)
         let parseMilliseconds = (ContinuousClock.now - parseStarted) / .milliseconds(1)
         for problem in parsed.problems {
             say("\(problem)")
