@@ -14,6 +14,9 @@ public final class EventLog: Sendable {
     private let state = Mutex<(kept: [Event], dropped: Int)>(([], 0))
     static let kept = 4096
     private let file: FileHandle?
+    /// Called with each event as it is emitted, on the emitting thread (metrics, MQTT):
+    /// each must only take note and return, never block.
+    private let observers = Mutex<[@Sendable (PlayerEvent, Event) -> Void]>([])
 
     public init(path: String?, clock: any PlayerClock = SystemClock()) throws {
         self.clock = clock
@@ -49,7 +52,13 @@ public final class EventLog: Sendable {
             }
         }
         file?.write(Data((event.jsonLine + "\n").utf8))
+        for observer in observers.withLock({ $0 }) { observer(playerEvent, event) }
         return event
+    }
+
+    /// Adds a watcher of every event from now on (see `observers`).
+    public func observe(_ observer: @escaping @Sendable (PlayerEvent, Event) -> Void) {
+        observers.withLock { $0.append(observer) }
     }
 
     /// The newest events (at least the last 4096).

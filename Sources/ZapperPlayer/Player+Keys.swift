@@ -48,7 +48,7 @@ extension Player {
         }
     }
 
-    private func announce(_ level: (volume: Int, muted: Bool)) {
+    func announce(_ level: (volume: Int, muted: Bool)) {
         keeper.change {
             $0.volume = level.volume
             $0.muted = level.muted

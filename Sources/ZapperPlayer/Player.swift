@@ -57,6 +57,8 @@ public final class Player {
         /// A key and when it reached the player (log milliseconds).
         case key(KeyEvent, arrived: Int)
         case failed(serial: Int, channel: Int, PlaybackFailure)
+        /// A fleet's command (`Player+Remote`), and who waits for its answer.
+        case command(RemoteCommand, reply: (@Sendable (RemoteReply) -> Void)?)
     }
 
     let options: Options
@@ -99,6 +101,8 @@ public final class Player {
     var subtitles: SubtitlePlayer?
     var subtitleLines: [String] = []
     let keeper: StateKeeper
+    /// The status a fleet watches (`Player+Remote`).
+    let status = StatusBoard()
     let inbox = Inbox<News>()
     /// Posts news to the loop from any thread.
     var newsPoster: @Sendable (News) -> Void { { [inbox] in inbox.post($0) } }
@@ -192,7 +196,9 @@ public final class Player {
         keeper.flush(now: now)
         screen.output.serviceEvents()
         if !ports.audioThread { audio.step() }
-        return presentFrame()
+        let presented = presentFrame()
+        publishStatus(now: now)
+        return presented
     }
 
     /// A script's key, as if it came from a remote now.
@@ -209,12 +215,15 @@ public final class Player {
         keeper.flush(now: log.now, waiting: true)
     }
 
-    private func handle(_ news: News, now: Int) {
+    func handle(_ news: News, now: Int) {
         switch news {
         case let .key(event, arrived):
             for action in keys.handle(event, now: now, arrived: arrived, log: log) { perform(action, now: now, arrived: arrived) }
         case let .failed(serial, channel, failure):
             fail(serial: serial, channel: channel, failure, now: now)
+        case let .command(command, reply):
+            let answer = carryOut(command, now: now)
+            reply?(answer)
         }
     }
 
