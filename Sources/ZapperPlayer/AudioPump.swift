@@ -25,6 +25,11 @@ final class AudioPump: @unchecked Sendable {
     private var muted = false
     /// Sound withheld whatever the volume (a locked channel); not the viewer's mute.
     private var withheld = false
+    /// Even loudness for the playing channel (nil: off); the audio thread takes it while it works.
+    private var leveller: Leveller?
+    /// The leveller's gain after the last period it levelled (dB), and the one the fading sound keeps.
+    private var levelGain: Double?
+    private var fadingGain: Float = 1
     /// Fades last this long: no click when a channel starts or stops.
     static let fadeSeconds = 0.03
     private let onStarted: @Sendable (any ChannelStream) -> Void
@@ -60,10 +65,12 @@ final class AudioPump: @unchecked Sendable {
     static let sampleRate = 48_000
     var sampleRate: Int { Self.sampleRate }
 
-    /// Plays `playback` from timeline time `time`, which is on screen now.
-    func begin(_ playback: any ChannelStream, at time: Double) {
+    /// Plays `playback` from timeline time `time`, which is on screen now, levelled by `leveller`.
+    func begin(_ playback: any ChannelStream, at time: Double, leveller: Leveller? = nil) {
         lock.lock()
         self.playback = playback
+        self.leveller = leveller
+        levelGain = leveller?.gainDB
         origin = (time, wall())
         writtenUntil = nil
         framesWritten = 0
@@ -79,14 +86,20 @@ final class AudioPump: @unchecked Sendable {
         lock.lock()
         if fadeOut, let playback, let writtenUntil {
             fading = (playback, writtenUntil, Int(Self.fadeSeconds * Double(sampleRate)))
+            fadingGain = Float(pow(10, (levelGain ?? 0) / 20))
         } else {
             fading = nil
             origin = nil
         }
         playback = nil
         writtenUntil = nil
+        leveller = nil
+        levelGain = nil
         lock.unlock()
     }
+
+    /// The playing channel's even-loudness gain now (dB; nil: not levelled).
+    var levelGainDB: Double? { lock.withLock { levelGain } }
 
     /// Volume 0…100 (a squared curve, so steps sound even) and mute; returns the new state.
     @discardableResult
@@ -170,15 +183,33 @@ final class AudioPump: @unchecked Sendable {
         if let playback, let taken = playback.takeAudio(frames: periodFrames, from: from) {
             chunk = taken.samples
             chunkTime = taken.time
+            level(&chunk, for: playback)
             // Fade in from where the sound starts (silence may lead it in when it starts after the picture).
             Self.scale(&chunk, gain: gain) { Float(min(1, Double(max(0, heard + $0 - taken.lead)) / ramp)) }
             lead = taken.lead
         } else if let fading {
-            chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain, ramp: ramp) ?? silence
+            chunk = fadeOut(fading, periodFrames: periodFrames, gain: gain * lock.withLock { fadingGain }, ramp: ramp) ?? silence
         }
         chunk.withUnsafeBufferPointer { device.write($0) }
         recordWrite(of: chunk.count / 2, at: chunkTime, lead: lead, for: playback)
         return nil
+    }
+
+    /// Levels the channel's sound (the leveller is out of the lock while it works).
+    private func level(_ chunk: inout [Int16], for playback: any ChannelStream) {
+        lock.lock()
+        guard var leveller = self.leveller, self.playback === playback else {
+            lock.unlock()
+            return
+        }
+        self.leveller = nil
+        lock.unlock()
+        leveller.process(&chunk)
+        lock.withLock {
+            guard self.playback === playback, self.leveller == nil else { return }
+            self.leveller = leveller
+            levelGain = leveller.gainDB
+        }
     }
 
     /// The next piece of the old channel's sound, fading; nil once it is over.

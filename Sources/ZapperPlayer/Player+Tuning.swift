@@ -129,6 +129,7 @@ extension Player {
 
     func stopPlayback() {
         guard let old = playback else { return }
+        rememberLevel()
         old.stop(keepingSound: true)
         audio.end(fadeOut: true)
         playback = nil
@@ -199,7 +200,7 @@ extension Player {
                            scaleMicroseconds: Int(scaleNanoseconds / 1000), composeMicroseconds: Int(composeNanoseconds / 1000)))
         }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
-            audio.begin(playback, at: firstPicture.time)
+            audio.begin(playback, at: firstPicture.time, leveller: leveller(for: playback.channel))
             let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
             apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))
         }

@@ -88,6 +88,8 @@ public final class Player {
     let lineup: [LineupChannel]
     var favourites: Favourites
     var recents: Recents
+    /// Each channel's even-loudness gain, as last heard.
+    var levels: LevelMemory
     /// Digits typed in the panel's channel list, and when the last came.
     var listEntry: (digits: String, at: Int)?
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
@@ -136,6 +138,7 @@ public final class Player {
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
+        levels = options.state.levels
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
@@ -209,6 +212,7 @@ public final class Player {
     func stopAll() {
         for neighbour in warm.values { neighbour.stop(keepingSound: false) }
         warm.removeAll()
+        rememberLevel()
         playback?.stop(keepingSound: false)
         audio.end()
         keeper.change { $0.running = false }

@@ -60,6 +60,11 @@ import ZapperCore
 /// user-agent = "Zapper/<version>"
 /// # Certificate authorities (PEM) trusted for https besides the system's store.
 /// ca-file = "/etc/zapper/private-ca.pem"
+///
+/// [sound]
+/// # Even loudness: each channel brought toward the target (LUFS, -40 to -10) as it plays.
+/// even-loudness = true
+/// loudness-target = -23
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -116,7 +121,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network"])
+                                              "parental", "signage", "network", "sound"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -186,6 +191,7 @@ public enum ConfigFile {
                     if file.isEmpty { fail("ca-file", "network", "is empty") } else { config.network.caFile = file }
                 }
             }
+            readSound(root, into: &config)
             return config
         }
 

@@ -67,6 +67,16 @@ import ZapperCore
         #expect(problems("[network]\nca-file = \"\"\n").contains("network.ca-file: is empty"))
     }
 
+    @Test func evenLoudnessIsOnAtMinus23UnlessSaidOtherwise() throws {
+        #expect(try ConfigFile.parse("", file: "z.toml").loudness == Leveller.Settings(enabled: true, target: -23))
+        let config = try ConfigFile.parse("[sound]\neven-loudness = false\nloudness-target = -16.5\n", file: "z.toml")
+        #expect(config.loudness == Leveller.Settings(enabled: false, target: -16.5))
+        #expect(try ConfigFile.parse("[sound]\nloudness-target = -24\n", file: "z.toml").loudness.target == -24)
+        #expect(problems("[sound]\nloudness-target = 0\n") == "/etc/zapper/zapper.toml:2: sound.loudness-target: 0.0 LUFS is not within -40 to -10")
+        #expect(problems("[sound]\nloudness-target = \"loud\"\n").contains("sound.loudness-target: expected a number (LUFS), found string"))
+        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: even-loudness, loudness-target)"))
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
@@ -89,7 +99,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, network, parental, signage)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, network, parental, signage, sound)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

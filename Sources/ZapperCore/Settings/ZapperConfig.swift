@@ -22,6 +22,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var parental: Parental
     public var signage: Signage
     public var network = Network()
+    /// Even loudness (`[sound]`).
+    public var loudness = Leveller.Settings()
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

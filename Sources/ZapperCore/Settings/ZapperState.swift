@@ -49,6 +49,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var favourites: [String]
     /// The last channels watched, most recent first (`Recents`).
     public var recents: [String]
+    /// The leveller's gain per channel (even loudness), the most recent first.
+    public var levels: LevelMemory
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -67,12 +69,13 @@ public struct ZapperState: Codable, Equatable, Sendable {
         sources = [:]
         favourites = []
         recents = []
+        levels = LevelMemory()
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents, levels
     }
 
     public init(from decoder: any Decoder) throws {
@@ -95,6 +98,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         sources = ((try? container.decodeIfPresent([String: String].self, forKey: .sources)) ?? [:])
         favourites = Favourites(keys: (try? container.decodeIfPresent([String].self, forKey: .favourites)) ?? []).keys
         recents = Recents(keys: (try? container.decodeIfPresent([String].self, forKey: .recents)) ?? []).keys
+        levels = (try? container.decodeIfPresent(LevelMemory.self, forKey: .levels)) ?? LevelMemory()
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.

@@ -7,6 +7,8 @@ struct ChannelScript: Sendable {
     /// The colour of its pictures, and the level of its (constant) sound.
     var colour: (red: Int, green: Int, blue: Int)
     var soundLevel: Int16 = 8000
+    /// With a frequency, the sound is a square wave of `soundLevel` at it (nil: constant).
+    var soundHz: Int?
     /// Its first picture comes this long after it starts (or, warm, after its promotion).
     var firstPictureAfter = 200
     /// The tunes counted in `failingTunes` (the first is 1) fail with `failure` this long after they start.
@@ -162,7 +164,15 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
         lock.withLock {
             // Sound from the first picture on; after a stop too, for the fade-out.
             guard firstShownAt != nil else { return nil }
-            return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
+            guard let hz = script.soundHz else {
+                return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
+            }
+            let level = script.soundLevel
+            let samples = (0..<frames).flatMap { frame -> [Int16] in
+                let half = Int(((time + Double(frame) / 48_000) * Double(hz) * 2).rounded(.down))
+                return half % 2 == 0 ? [level, level] : [-level, -level]
+            }
+            return AudioTake(time: time, samples: samples, lead: 0)
         }
     }
 
