@@ -55,6 +55,9 @@ public struct ChannelCatalog: Codable, Sendable, Equatable {
             for audio in channel.audio where !(20...20_000).contains(audio.toneHz) {
                 throw fail("channel \(channel.number): tone \(audio.toneHz) Hz is not audible")
             }
+            for audio in channel.audio where !(-40...0).contains(audio.levelDB ?? 0) {
+                throw fail("channel \(channel.number): level \(audio.levelDB ?? 0) dB is not within -40…0")
+            }
             for audio in channel.audio where audio.streamLanguage == nil {
                 throw fail("channel \(channel.number): language \"\(audio.language)\" has no ISO 639-2 code here")
             }
@@ -83,6 +86,8 @@ public struct DemoChannel: Codable, Sendable, Equatable {
         public var language: String
         public var name: String
         public var toneHz: Int
+        /// The tone's level against the other channels' (dB, -40…0; absent: 0): a quieter channel.
+        public var levelDB: Double?
 
         /// The ISO 639-2 code written into the MPEG-TS (e.g. "deu"), which
         /// carries three letters only; nil for a language not known here.

@@ -57,8 +57,9 @@ public struct EncodeRecipe: Sendable {
 
     /// The audio expression for a track: a steady tone, plus on the sync
     /// channel a loud beep in the first `beepMs` of every second.
-    func audioExpression(toneHz: Int) -> String {
-        var expr = "0.3*sin(2*PI*\(toneHz)*t)"
+    func audioExpression(toneHz: Int, levelDB: Double = 0) -> String {
+        let amplitude = 0.3 * pow(10, levelDB / 20)
+        var expr = "\(String(format: "%.6f", amplitude))*sin(2*PI*\(toneHz)*t)"
         if let sync = channel.syncFlash {
             let seconds = Double(sync.beepMs) / 1000
             expr += "+0.6*lt(mod(t,1),\(seconds))*sin(2*PI*\(sync.beepHz)*t)"
@@ -99,7 +100,7 @@ public struct EncodeRecipe: Sendable {
                     "-f", "lavfi", "-i", "color=c=\(hexColour):s=1920x1080:r=\(Self.frameRate):d=\(loopSeconds)",
                     "-f", "lavfi", "-i", "testsrc2=s=640x360:r=\(Self.frameRate):d=\(loopSeconds)"]
         for track in channel.audio {
-            args += ["-f", "lavfi", "-i", audioExpression(toneHz: track.toneHz)]
+            args += ["-f", "lavfi", "-i", audioExpression(toneHz: track.toneHz, levelDB: track.levelDB ?? 0)]
         }
         args += ["-filter_complex", filterGraph(textDirectory: textDirectory)]
         func hls(_ directory: String) -> [String] {
