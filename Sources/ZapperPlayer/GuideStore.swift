@@ -66,8 +66,20 @@ final class GuideStore: @unchecked Sendable {
         return guide.now(for: channel, at: date)
     }
 
+    /// The programmes on a channel overlapping `from ..< to` (the full-screen guide's rows).
+    func programmes(for channel: LineupChannel?, from: Date, to: Date) -> [Programme] {
+        guard let channel, let guide = lock.withLock({ guide }) else { return [] }
+        return guide.programmes(for: channel, from: from, to: to)
+    }
+
+    /// From the earliest programme kept to the latest one's end.
+    var timeSpan: Range<Date>? { lock.withLock { guide }?.timeSpan }
+
     /// "20:00 – 21:30"
     static func timeRange(_ programme: Programme) -> String { line(programme).timeRange }
+
+    /// "20:00"
+    static func time(_ date: Date) -> String { clock.string(from: date) }
 
     private static let clock: DateFormatter = {
         let formatter = DateFormatter()

@@ -19,6 +19,8 @@ struct OverlayModel {
     struct Extras {
         var panel: PanelContent?
         var hint: String?
+        /// The full-screen guide (over everything but the sound level).
+        var guide: GuideGridContent? = nil
         /// A line for the loading card instead of its "next" row (the crash-loop breaker's note).
         var cardNote: String? = nil
         var locked: LockedCard?
@@ -71,6 +73,7 @@ struct OverlayModel {
         let wantedHint = shownCard == nil && shownBanner == nil && !panelUp ? extras.hint : nil
         if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
         if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
+        if let guide = extras.guide { layers.append(.guide(guide, appearance: 1)) }
         if let (content, appearance) = volume.update(extras.volume, now: now) { layers.append(.volume(content, appearance: appearance)) }
         return layers
     }

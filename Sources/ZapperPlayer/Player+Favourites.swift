@@ -3,9 +3,9 @@ import ZapperCore
 /// Favourites: the favourite key adds the channel (the one focused in the panel's
 /// list, else the one on screen) or takes it away; the list shows them first.
 extension Player {
-    func toggleFavourite() {
-        var number = tuner.view.tuned ?? tuner.view.target
-        if panel.isOpen, panel.row == .channels, let focused = panel.focusedItem, panelOrder.indices.contains(focused) {
+    func toggleFavourite(_ chosen: Int? = nil) {
+        var number = chosen ?? tuner.view.tuned ?? tuner.view.target
+        if chosen == nil, panel.isOpen, panel.row == .channels, let focused = panel.focusedItem, panelOrder.indices.contains(focused) {
             number = panelOrder[focused].number
         }
         guard let channel = channels[number] else { return }

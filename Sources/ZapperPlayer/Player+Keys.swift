@@ -7,9 +7,11 @@ extension Player {
         switch routed {
         case .pressed(let action):
             // A locked channel's PIN takes digits first, then the panel its keys.
-            if parentalTakes(action, now: now) || panelTakes(action, now: now) { return }
+            if parentalTakes(action, now: now) || guideTakes(action, now: now) || panelTakes(action, now: now)
+                || reminderTakes(action, now: now) { return }
             press(action, now: now, held: false, arrived: arrived)
         case .repeated(let action):
+            if guideGrid != nil, guideTakes(action, now: now) { return }
             if panel.isOpen, panelTakes(action, now: now) { return }
             press(action, now: now, held: true)
         case .released(let action, let afterRepeats):

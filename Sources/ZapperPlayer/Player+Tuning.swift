@@ -173,8 +173,11 @@ extension Player {
         parentalTick(now: now, date: date)
         subtitleTick()
         panelTick(now: now)
+        guideTick(now: now)
+        reminderTick(now: now, date: date)
         notices.expire(now: now)
-        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: notices.showsHint ? hintText : nil,
+        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: reminderText(at: date) ?? (notices.showsHint ? hintText : nil),
+                                         guide: guideContent(at: date),
                                          cardNote: notices.hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
                                          volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)

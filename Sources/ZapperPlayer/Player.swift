@@ -90,6 +90,17 @@ public final class Player {
     var recents: Recents
     /// Each channel's even-loudness gain, as last heard.
     var levels: LevelMemory
+    /// The full-screen guide's focus (nil: closed), its rows (channel numbers: the favourites,
+    /// then the lineup), digits typed in it, and its last key.
+    var guideGrid: GuideGridNavigator?
+    var guideRows: [Int] = []
+    var guideEntry: (digits: String, at: Int)?
+    var guideTouched = 0
+    /// Reminders set in the guide, the one whose notice is up, and what the state holds.
+    var reminders: Reminders
+    var reminderNoticed: Reminder?
+    var keptReminders: [Reminder]
+    var reminderCheckDue = 0
     /// Digits typed in the panel's channel list, and when the last came.
     var listEntry: (digits: String, at: Int)?
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
@@ -139,6 +150,8 @@ public final class Player {
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
         levels = options.state.levels
+        reminders = Reminders(options.state.reminders)
+        keptReminders = reminders.entries
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))

@@ -51,6 +51,8 @@ import ZapperCore
 /// start-muted = false
 /// no-hint = false
 /// panel-disabled = false
+/// # Tune a reminder's channel by itself when its programme starts.
+/// switch-at-reminders = false
 ///
 /// [network]
 /// # For lineups from sources you do not trust: nothing they list (streams, guide, logos, and
@@ -170,10 +172,11 @@ public enum ConfigFile {
             }
             if let signage = subtable(root, "signage") {
                 let section = "signage"
-                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled"])
+                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders"])
                 config.signage.startMuted = bool(signage, "start-muted", section: section) ?? false
                 config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
+                config.signage.switchAtReminders = bool(signage, "switch-at-reminders", section: section) ?? false
             }
             if let network = subtable(root, "network") {
                 check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file"])

@@ -35,6 +35,13 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The channel became a favourite (`on`), or stopped being one.
     case favourite(channel: Int, on: Bool)
     case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
+    /// The full-screen guide opened, its focus on `channel`.
+    case guideOpened(channel: Int)
+    case guideClosed(reason: PanelCloseReason)
+    /// The guide's focus moved: the channel and the programme's start (seconds since 1970; a gap's half hour).
+    case guideFocus(channel: Int, start: Int, title: String)
+    /// A reminder on the programme starting at `start` (seconds since 1970) on `channel`.
+    case reminder(channel: Int, start: Int, action: ReminderAction)
     /// `--trace-frames`: a presented picture's timeline time, the audio clock then (-1: none), its brightness.
     case frame(ptsMilliseconds: Int, clockMilliseconds: Int, luma: Int)
     /// `--trace-flips`: when the flip hit the screen (-1: none within 100 ms) and what drawing cost.
@@ -42,6 +49,17 @@ public enum PlayerEvent: Sendable, Equatable {
 
     public enum PanelCloseReason: String, Sendable {
         case key, chosen, inactive
+    }
+
+    public enum ReminderAction: String, Sendable {
+        /// Set or cleared in the guide.
+        case set, cleared
+        /// Its notice is up, a minute before the start ("OK to switch").
+        case due
+        /// The channel was tuned for it: OK on the notice, or by itself (`[reminders] switch`).
+        case switched
+        /// It started and nobody switched: it is gone.
+        case missed
     }
 
     public var name: EventName {
@@ -63,6 +81,10 @@ public enum PlayerEvent: Sendable, Equatable {
         case .volume: .volume
         case .panelOpened: .panelOpened
         case .panelClosed: .panelClosed
+        case .guideOpened: .guideOpened
+        case .guideClosed: .guideClosed
+        case .guideFocus: .guideFocus
+        case .reminder: .reminder
         case .audio: .audio
         case .subtitles: .subtitles
         case .subtitle: .subtitle
@@ -98,7 +120,10 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .subtitlesFailed(channel, error, _): [("channel", .int(channel)), ("error", .string(error))]
         case let .volume(level, muted): [("level", .int(level)), ("muted", .bool(muted))]
         case let .panelOpened(row): [("row", .string(row))]
-        case let .panelClosed(reason): [("reason", .string(reason.rawValue))]
+        case let .panelClosed(reason), let .guideClosed(reason): [("reason", .string(reason.rawValue))]
+        case let .guideOpened(channel): [("channel", .int(channel))]
+        case let .guideFocus(channel, start, title): [("channel", .int(channel)), ("start", .int(start)), ("title", .string(title))]
+        case let .reminder(channel, start, action): [("channel", .int(channel)), ("start", .int(start)), ("action", .string(action.rawValue))]
         case let .audio(channel, language), let .subtitles(channel, language):
             [("channel", .int(channel)), ("language", .string(language))]
         case let .subtitle(channel, text): [("channel", .int(channel)), ("text", .string(text))]
@@ -142,7 +167,7 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
-    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
+    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite, reminder
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"
@@ -156,6 +181,9 @@ public enum EventName: String, CaseIterable, Sendable {
     case audioFailed = "audio-failed"
     case panelOpened = "panel-opened"
     case panelClosed = "panel-closed"
+    case guideOpened = "guide-opened"
+    case guideClosed = "guide-closed"
+    case guideFocus = "guide-focus"
     case pinRejected = "pin-rejected"
     case crashLoop = "crash-loop"
 }

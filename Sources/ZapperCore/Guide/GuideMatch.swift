@@ -61,6 +61,26 @@ extension Guide {
         return channelID(for: channel).flatMap { next(channelID: $0, after: time.addingTimeInterval(-shift)) }.map { Self.moved($0, by: shift) }
     }
 
+    /// The programmes on a lineup channel that overlap `from ..< to`, in order, moved by its shift.
+    public func programmes(for channel: LineupChannel, from: Date, to: Date) -> [Programme] {
+        let shift = Self.seconds(channel.guideShift)
+        guard let id = channelID(for: channel) else { return [] }
+        return programmes(channelID: id, from: from.addingTimeInterval(-shift), to: to.addingTimeInterval(-shift))
+            .map { Self.moved($0, by: shift) }
+    }
+
+    /// From the earliest programme's start to the latest one's end (nil: no programmes).
+    public var timeSpan: Range<Date>? {
+        var earliest: Date?, latest: Date?
+        for list in programmesByChannel.values {
+            guard let first = list.first, let last = list.last else { continue }
+            earliest = min(earliest ?? first.start, first.start)
+            latest = max(latest ?? last.stop, last.stop)
+        }
+        guard let earliest, let latest, earliest < latest else { return nil }
+        return earliest..<latest
+    }
+
     static func seconds(_ hours: Double?) -> TimeInterval { (hours ?? 0) * 3600 }
 
     static func moved(_ programme: Programme, by seconds: TimeInterval) -> Programme {

@@ -140,12 +140,14 @@ public enum OverlayLayer: Sendable, Equatable {
     /// The sound level, a small pill at the top centre of the safe area, for a few
     /// seconds after a volume or mute key; it only fades.
     case volume(VolumeLevel, appearance: Double)
+    /// The full-screen guide over the dimmed picture.
+    case guide(GuideGridContent, appearance: Double)
 
     /// How far the layer has appeared, as given (not clamped).
     public var appearance: Double {
         switch self {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
-             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a):
+             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a):
             a
         }
     }

@@ -174,7 +174,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .digits(let entry, let appearance): digits(slots: entry.slots, appearance: appearance).panel
         case .panel(let content, let appearance): panel(content, appearance: appearance).panel
         case .hint(_, let appearance): hint(appearance: appearance)
-        case .locked: screen
+        case .locked, .guide: screen
         case .subtitles: subtitles().band
         case .volume(_, let appearance): volume(appearance: appearance).panel
         }

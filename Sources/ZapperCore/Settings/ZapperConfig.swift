@@ -73,6 +73,8 @@ public struct ZapperConfig: Sendable, Equatable {
         public var noHint: Bool
         /// The panel never opens.
         public var panelDisabled: Bool
+        /// A reminder's channel is tuned by itself when its programme starts.
+        public var switchAtReminders = false
 
         public init(startMuted: Bool = false, noHint: Bool = false, panelDisabled: Bool = false) {
             self.startMuted = startMuted

@@ -51,6 +51,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var recents: [String]
     /// The leveller's gain per channel (even loudness), the most recent first.
     public var levels: LevelMemory
+    /// The reminders set in the guide, soonest first.
+    public var reminders: [Reminder]
 
     public init(lastChannel: Int? = nil, lastChannelKey: String? = nil, volume: Int = 80, muted: Bool = false,
                 audio: [String: String] = [:], subtitles: [String: String] = [:], picture: PictureMode = .fit) {
@@ -70,12 +72,13 @@ public struct ZapperState: Codable, Equatable, Sendable {
         favourites = []
         recents = []
         levels = LevelMemory()
+        reminders = []
     }
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents, levels
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
     }
 
     public init(from decoder: any Decoder) throws {
@@ -99,6 +102,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         favourites = Favourites(keys: (try? container.decodeIfPresent([String].self, forKey: .favourites)) ?? []).keys
         recents = Recents(keys: (try? container.decodeIfPresent([String].self, forKey: .recents)) ?? []).keys
         levels = (try? container.decodeIfPresent(LevelMemory.self, forKey: .levels)) ?? LevelMemory()
+        reminders = Reminders((try? container.decodeIfPresent([Reminder].self, forKey: .reminders)) ?? []).entries
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.
