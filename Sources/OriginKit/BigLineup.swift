@@ -13,9 +13,11 @@ public enum BigLineup {
                          "Comedy", "Cooking", "Animation", "Outdoor"]
     static let countries = ["us", "uk", "de", "fr", "es", "it", "in", "br", "ca", "au"]
 
-    /// Entries `count`, playing the origin's `channels` in turn.
-    public static func text(count: Int, baseURL: String, channels: [Int]) -> String {
-        var lines = ["#EXTM3U x-tvg-url=\"\(baseURL)/guide.xml\""]
+    /// Entries `count`, playing the origin's `channels` in turn; with `bigGuide` its guide is
+    /// `guide(count:now:)`'s (`/shapes/big-guide.xml`), else the demo's.
+    public static func text(count: Int, baseURL: String, channels: [Int], bigGuide: Bool = false) -> String {
+        let guide = bigGuide ? "\(baseURL)/shapes/big-guide.xml?count=\(count)" : "\(baseURL)/guide.xml"
+        var lines = ["#EXTM3U x-tvg-url=\"\(guide)\""]
         lines.reserveCapacity(count * 3 + 1)
         var name = ""
         var id = ""
@@ -36,6 +38,34 @@ public enum BigLineup {
             if index % 11 == 0 { lines.append("#EXTVLCOPT:http-referrer=https://portal.example/") }
             lines.append("\(baseURL)/ch/\(channel)/master.m3u8?entry=\(index + 1)")
         }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// An XMLTV guide for the first `count` entries' ids: from an hour before `now` to five
+    /// hours after it, programmes of half an hour to an hour and a half (varying by channel).
+    public static func guide(count: Int, now: Double) -> String {
+        let slot = 1800
+        let first = Int((now / Double(slot)).rounded(.down)) - 2
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<tv generator-info-name=\"zapper-origin big\">"]
+        let entries = (0..<max(0, min(count, maxCount))).filter { $0 % 50 != 49 }
+        lines.reserveCapacity(entries.count * 14)
+        for index in entries {
+            let id = "Channel\(index + 1).\(countries[index % countries.count])@SD"
+            lines.append("<channel id=\"\(id)\"><display-name>Channel number \(index + 1)</display-name></channel>")
+        }
+        for index in entries {
+            let id = "Channel\(index + 1).\(countries[index % countries.count])@SD"
+            var at = first
+            var number = 0
+            while at < first + 12 {
+                let length = 1 + (index + number) % 3
+                number += 1
+                let start = GuideWriter.xmltvTime(Double(at * slot)), stop = GuideWriter.xmltvTime(Double((at + length) * slot))
+                lines.append("<programme start=\"\(start)\" stop=\"\(stop)\" channel=\"\(id)\"><title>Show \(number) of channel \(index + 1)</title></programme>")
+                at += length
+            }
+        }
+        lines.append("</tv>")
         return lines.joined(separator: "\n") + "\n"
     }
 }

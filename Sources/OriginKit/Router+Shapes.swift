@@ -7,7 +7,8 @@ extension OriginRouter {
     /// |---|---|
     /// | `/shapes/lineup.m3u` | a lineup of the channels below, the failover shapes (`Router+Failover`) and the raw shapes (`Router+RawTS`) |
     /// | `/shapes/gap/master.m3u8` | channel `gapChannel`'s 240p, every segment whose sequence is 1 modulo 4 marked EXT-X-GAP; cue tags too (`cueTag`, `dateRanges`) |
-    /// | `/shapes/big.m3u?count=N` | N entries (10,000 by default) written as public lists are (`BigLineup`) |
+    /// | `/shapes/big.m3u?count=N` | N entries (10,000 by default) written as public lists are (`BigLineup`); `&guide=1`: with the guide below |
+    /// | `/shapes/big-guide.xml?count=N` | XMLTV for those entries: six hours of programmes each |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
     /// | `/shapes/define/login.m3u8` | 302 to the master below with `?token=` `shapesToken`, as a portal hands out a session |
     /// | `/shapes/define/master.m3u8?token=T` | channel `defineChannel` (240p and English subtitles) through EXT-X-DEFINE: QUERYPARAM="token" and NAME="cdn" |
@@ -57,12 +58,16 @@ extension OriginRouter {
                 \(failoverLineup(baseURL: baseURL))
                 """ + rawLineup(baseURL: baseURL, first: 3)
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(text.utf8))
-        case "big.m3u" where path.count == 1:
+        case "big.m3u" where path.count == 1, "big-guide.xml" where path.count == 1:
             let count = request.query.flatMap { query in
                 query.split(separator: "&").first { $0.hasPrefix("count=") }.flatMap { Int($0.dropFirst(6)) }
             } ?? 10_000
             guard (1...BigLineup.maxCount).contains(count) else { return .text(400, "count must be 1 to \(BigLineup.maxCount)") }
-            let text = BigLineup.text(count: count, baseURL: baseURL, channels: catalog.channels.map(\.number))
+            if path[0] == "big-guide.xml" {
+                return OriginReply(status: 200, contentType: "application/xml", body: Data(BigLineup.guide(count: count, now: Date().timeIntervalSince1970).utf8))
+            }
+            let bigGuide = request.query?.split(separator: "&").contains("guide=1") ?? false
+            let text = BigLineup.text(count: count, baseURL: baseURL, channels: catalog.channels.map(\.number), bigGuide: bigGuide)
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(text.utf8))
         case "gap": return gapShape(Array(path.dropFirst()))
         case "define": return defineShape(request, Array(path.dropFirst()), baseURL: baseURL)

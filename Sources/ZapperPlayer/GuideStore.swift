@@ -13,9 +13,13 @@ final class GuideStore: @unchecked Sendable {
     private let widestShift: Double
     private let refreshSeconds: Double
     private let clock: any PlayerClock
+    /// Told the programmes kept after each read that worked (the event log's `guide-loaded`).
+    private let loaded: @Sendable (Int) -> Void
 
-    init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock()) {
+    init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock(),
+         loaded: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.loader = loader
+        self.loaded = loaded
         self.refreshSeconds = refreshSeconds
         self.clock = clock
         wanted = GuideWanted(lineup: lineup)
@@ -39,8 +43,12 @@ final class GuideStore: @unchecked Sendable {
             let loaded = try await loader.load(window: window, wanted: wanted)
             for problem in loaded.problems.prefix(5) { Player.say("guide: \(problem)") }
             let count = loaded.guide.programmeCount
-            lock.withLock { guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide }
+            let kept = lock.withLock {
+                guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide
+                return guide?.programmeCount ?? 0
+            }
             Player.say("guide: \(count) programmes from \(loader.source)")
+            self.loaded(kept)
         } catch {
             Player.say("guide: \(error) (keeping what we had)")
         }

@@ -156,7 +156,8 @@ public final class Player {
         if let saved = options.state.parental {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
         }
-        guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) }
+        let events = log
+        guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) { events.emit(.guideLoaded(programmes: $0)) } }
         guide?.start()
         let log = self.log
         let retried = options.openSound != nil

@@ -6,7 +6,8 @@ import ZapperCore
 /// public lists are) beside the 8-channel demo: how long reading it takes
 /// (in-process, and as zapper says at start), how soon the first picture
 /// comes, what the lineup costs in resident memory, and key to screen in the
-/// panel's channel list at that size. No peer column: mpv keeps no channel list.
+/// panel's channel list and in the full-screen guide at that size (the big lineup with a
+/// guide of six hours for every channel). No peer column: mpv keeps no channel list or guide.
 struct LineupBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lineup",
@@ -28,11 +29,12 @@ struct LineupBench: ParsableCommand {
         let origin = try OriginServer(binary: try tools.product("zapper-origin"), channels: inputs.channelsPath, directory: directory)
         defer { origin.stop() }
         let lineups = [("demo", try HTTP.text(origin.baseURL + "/demo.m3u")),
-                       ("big", try HTTP.text(origin.baseURL + "/shapes/big.m3u?count=\(entries)"))]
+                       ("big", try HTTP.text(origin.baseURL + "/shapes/big.m3u?count=\(entries)&guide=1"))]
         var rows: [LineupFigures] = []
         for (name, text) in lineups {
             var figures = LineupFigures(name: name, text: text, parses: parses)
             try figures.play(tools: tools, directory: directory)
+            try figures.browseGuide(tools: tools, directory: directory)
             rows.append(figures)
         }
         print(LineupFigures.report(rows))
@@ -50,6 +52,8 @@ struct LineupFigures {
     var firstFrame: Int?
     var residentBytes = 0
     var keys: KeyFigures?
+    var guideKeys: KeyFigures?
+    var guideProgrammes: Int?
 
     init(name: String, text: String, parses: Int) {
         self.name = name
@@ -96,6 +100,30 @@ struct LineupFigures {
         }
     }
 
+    /// zapper on channel 1 once its guide is read: the guide opened, 20 rows down, 10
+    /// programmes across, 5 pages, a typed number, closed; key to screen for each.
+    mutating func browseGuide(tools: Tools, directory: URL) throws {
+        var script = "wait-event guide-loaded 120000\nwait 2000\npress KEY_EPG\nwait 800\n"
+        for key in Array(repeating: "KEY_DOWN", count: 20) + Array(repeating: "KEY_RIGHT", count: 10)
+            + Array(repeating: "KEY_PAGEDOWN", count: 5) + ["KEY_1", "KEY_5", "KEY_0"] {
+            script += "press \(key)\nwait 250\n"
+        }
+        script += "wait 1500\npress KEY_BACK\nwait 500\nquit\n"
+        let (child, eventsURL) = try scriptedZapper(name: "zapper-guide-\(name)", tools: tools, directory: directory, lineup: text,
+                                                    script: script, arguments: ["--channel", "1", "--size", "1920x1080", "--trace-flips"])
+        Progress.say("zapper's guide with the \(name) lineup")
+        try child.run()
+        defer { child.stop() }
+        while child.isRunning {
+            guard Monotonic.now - child.startedAt < 180 else { throw BenchError("zapper did not finish:\n\(child.stderrTail())") }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        guard child.process.terminationStatus == 0 else { throw BenchError("zapper failed:\n\(child.stderrTail())") }
+        let events = try String(contentsOf: eventsURL, encoding: .utf8)
+        guideProgrammes = Self.lines(events, .guideLoaded).last?["programmes"] as? Int
+        guideKeys = try? KeyFigures(events: events.split(separator: "\n").drop { !$0.contains("\"guide-opened\"") }.joined(separator: "\n"))
+    }
+
     private static func lines(_ events: String, _ name: EventName) -> [[String: Any]] {
         events.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0.eventName == name }
@@ -111,14 +139,17 @@ struct LineupFigures {
             let sorted = values.sorted()
             return sorted.isEmpty ? -1 : sorted[max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1)]
         }
-        var lines = ["| lineup | entries | channels | parse p50 / min ms (in-process) | zapper says parsed in ms | first picture zap_ms | RSS playing MB | panel key → flip p50 / p95 / max ms |",
-                     "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        var lines = ["| lineup | entries | channels | parse p50 / min ms (in-process) | zapper says parsed in ms | first picture zap_ms | RSS playing MB | panel key → flip p50 / p95 / max ms | guide programmes | guide key → flip p50 / p95 / max ms |",
+                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        func keys(_ figures: KeyFigures?) -> String {
+            figures.map { "\(percentile($0.latencies, 0.5)) / \(percentile($0.latencies, 0.95)) / \($0.latencies.max() ?? -1)" } ?? "-"
+        }
         for row in rows {
-            let keys = row.keys.map { "\(percentile($0.latencies, 0.5)) / \(percentile($0.latencies, 0.95)) / \($0.latencies.max() ?? -1)" } ?? "-"
             lines.append("| \(row.name) | \(row.entries) | \(row.channels) | "
                 + String(format: "%.1f / %.1f", median(row.parseMilliseconds), row.parseMilliseconds.min() ?? 0)
                 + " | \(row.zapperParseMilliseconds.map(String.init) ?? "-") | \(row.firstFrame.map(String.init) ?? "-") | "
-                + String(format: "%.1f", Double(row.residentBytes) / 1_048_576) + " | \(keys) |")
+                + String(format: "%.1f", Double(row.residentBytes) / 1_048_576)
+                + " | \(keys(row.keys)) | \(row.guideProgrammes.map(String.init) ?? "-") | \(keys(row.guideKeys)) |")
         }
         if rows.count == 2, rows[1].channels > rows[0].channels {
             let perThousand = Double(rows[1].residentBytes - rows[0].residentBytes) / 1_048_576 / Double(rows[1].channels - rows[0].channels) * 1000

@@ -35,6 +35,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The channel became a favourite (`on`), or stopped being one.
     case favourite(channel: Int, on: Bool)
     case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
+    /// A read of the programme guide worked: the programmes now kept.
+    case guideLoaded(programmes: Int)
     /// The full-screen guide opened, its focus on `channel`.
     case guideOpened(channel: Int)
     case guideClosed(reason: PanelCloseReason)
@@ -81,6 +83,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .volume: .volume
         case .panelOpened: .panelOpened
         case .panelClosed: .panelClosed
+        case .guideLoaded: .guideLoaded
         case .guideOpened: .guideOpened
         case .guideClosed: .guideClosed
         case .guideFocus: .guideFocus
@@ -122,6 +125,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .panelOpened(row): [("row", .string(row))]
         case let .panelClosed(reason), let .guideClosed(reason): [("reason", .string(reason.rawValue))]
         case let .guideOpened(channel): [("channel", .int(channel))]
+        case let .guideLoaded(programmes): [("programmes", .int(programmes))]
         case let .guideFocus(channel, start, title): [("channel", .int(channel)), ("start", .int(start)), ("title", .string(title))]
         case let .reminder(channel, start, action): [("channel", .int(channel)), ("start", .int(start)), ("action", .string(action.rawValue))]
         case let .audio(channel, language), let .subtitles(channel, language):
@@ -181,6 +185,7 @@ public enum EventName: String, CaseIterable, Sendable {
     case audioFailed = "audio-failed"
     case panelOpened = "panel-opened"
     case panelClosed = "panel-closed"
+    case guideLoaded = "guide-loaded"
     case guideOpened = "guide-opened"
     case guideClosed = "guide-closed"
     case guideFocus = "guide-focus"

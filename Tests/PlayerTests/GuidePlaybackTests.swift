@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+
+/// The full-screen guide through the real binary, with the origin's guide: the guide key
+/// opens it over the dimmed picture, the focus moves a channel down and a programme on,
+/// OK there sets a reminder (kept in the state file), and OK on what is on now tunes it.
+extension ZapperPlaybackTests {
+    @Test func theGuideOpensMovesSetsAReminderAndTunes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-guide-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("state").path
+        let snapshot = folder.appendingPathComponent("guide.png").path
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--state-dir", state, "--size", "1280x720"], script: """
+            wait-event guide-loaded 30000
+            wait 1500
+            press KEY_EPG
+            wait-event guide-opened 5000
+            press KEY_DOWN
+            press KEY_RIGHT
+            wait 500
+            snapshot \(snapshot)
+            press KEY_ENTER
+            wait-event reminder 5000
+            press KEY_LEFT
+            press KEY_ENTER
+            wait-event first-frame 20000
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.guideOpened).first?["channel"] as? Int == 1)
+        let focus = run.named(.guideFocus).map { ($0["channel"] as? Int ?? 0, $0["start"] as? Int ?? 0) }
+        #expect(focus.count == 3 && focus.map(\.0) == [2, 2, 2], "\(focus)")
+        #expect(focus.count == 3 && focus[1].1 == focus[0].1 + 1800 && focus[2].1 == focus[0].1, "a half hour on, and back")
+        let reminder = try #require(run.named(.reminder).first)
+        #expect(reminder["channel"] as? Int == 2 && reminder["action"] as? String == "set" && reminder["start"] as? Int == focus.dropFirst().first?.1)
+        #expect(run.named(.guideClosed).first?["reason"] as? String == "chosen")
+        #expect(run.named(.tune).last?["channel"] as? Int == 2 && run.named(.firstFrame).last?["channel"] as? Int == 2)
+        // The snapshot: the guide over the dimmed picture, not channel 1's red.
+        let seen = try medianColour(snapshot)
+        #expect(seen.0 < 90 && seen.1 < 90 && seen.2 < 90 && abs(seen.0 - seen.2) < 30, "median \(seen)")
+        let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
+        #expect(saved.contains("\"reminders\"") && saved.contains("\"start\" : \(reminder["start"] as? Int ?? -1)"), "\(saved)")
+    }
+}
