@@ -41,6 +41,8 @@ extension Player {
         log.emit(.panelClosed(reason: .inactive))
     }
 
+    static let openGuideLabel = "Open the full-screen guide (or press Guide)"
+
     /// Each row's items and current choice, as the navigator counts them.
     func refreshPanelChoices() {
         let playing = tuner.view.tuned ?? tuner.view.target
@@ -52,6 +54,7 @@ extension Player {
         panel.update(itemCount: subtitles.count, selected: subtitles.firstIndex(where: \.isCurrent), for: .subtitles)
         panel.update(itemCount: PictureMode.allCases.count, selected: PictureMode.allCases.firstIndex(of: screen.pictureMode),
                      for: .picture)
+        panel.update(itemCount: 1, selected: 0, for: .guide)
     }
 
     private func activate(_ row: PanelRow, _ index: Int, now: Int) {
@@ -68,6 +71,9 @@ extension Player {
             chooseAudio(index)
         case .subtitles:
             chooseSubtitles(index)
+        case .guide:
+            openGuide(now: now)
+            return
         case .info:
             break
         }
@@ -85,6 +91,8 @@ extension Player {
         case .subtitles: page = .choices(subtitleChoices())
         case .picture:
             page = .choices(PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) })
+        case .guide:
+            page = .choices([PanelChoice(label: Self.openGuideLabel, isCurrent: false)])
         }
         return PanelContent(selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
     }

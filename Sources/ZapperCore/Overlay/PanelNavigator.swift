@@ -6,7 +6,7 @@
 /// the tab strip, one tab per `PanelRow` in `PanelRow.allCases` order
 /// (Channels first). Above the tabs, the selected tab's items are listed
 /// top to bottom, index 0 at the top: channels, audio renditions, "Off" then
-/// the subtitle renditions, fit/fill/zoom. Info has no items (it only shows).
+/// the subtitle renditions, fit/fill/zoom, "Open the guide". Info has no items (it only shows).
 ///
 /// - Opening puts focus on the tab strip, at the tab used last (Channels the
 ///   first time).
@@ -17,7 +17,7 @@
 ///   the tabs); Left/Right change tab and stay in the items, at the new tab's
 ///   current choice (on a tab without items, focus goes to the tab strip);
 ///   OK activates the item; Back returns to the tabs.
-/// - Activating a channel closes the panel (the flip's card takes the
+/// - Activating a channel, or the Guide tab's one item, closes the panel (the flip's card takes the
 ///   screen); other choices keep it open and become the row's current choice.
 /// - `panel` or `menu` while open closes it; 10 s without a panel action closes
 ///   it (`tick`). Other actions (channel ±, volume, digits…) are `unhandled`:
@@ -170,7 +170,7 @@ public struct PanelNavigator: Sendable, Equatable {
     private mutating func ok() -> Outcome {
         guard let focused = focusedItem else { return up() }
         selected[row] = focused
-        if row == .channels { close() }
+        if row == .channels || row == .guide { close() }
         return .activate(row, focused)
     }
 

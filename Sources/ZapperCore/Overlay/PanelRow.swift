@@ -1,6 +1,8 @@
 /// The rows of the swipe-up panel, in the order they are shown.
 public enum PanelRow: String, CaseIterable, Sendable, Codable {
     case channels, info, audio, subtitles, picture
+    /// One item: the full-screen guide.
+    case guide
 
     /// The row's heading on screen.
     public var title: String {
@@ -10,6 +12,7 @@ public enum PanelRow: String, CaseIterable, Sendable, Codable {
         case .audio: "Audio"
         case .subtitles: "Subtitles"
         case .picture: "Picture"
+        case .guide: "Guide"
         }
     }
 }

@@ -24,11 +24,13 @@ import ZapperCore
         }
     }
 
-    @Test func theGuideMovesTunesSetsARemindeAndTheReminderSwitches() throws {
+    @Test func theGuideMovesTunesSetsAReminderAndTheReminderSwitches() async throws {
         let clock = VirtualClock()
         let harness = try PlayerHarness(FlipBehaviourTests.channels(12), start: 1, guide: StaticGuide(channels: 12, now: clock.date))
         _ = harness.run(until: .firstFrame)
-        try Self.waitForGuide(harness)
+        // Read now, here, rather than waiting for the store's own task.
+        await harness.player.guide?.refresh()
+        #expect(harness.player.guide?.timeSpan != nil)
         harness.press("KEY_EPG")
         harness.run(milliseconds: 50)
         #expect(harness.events(.guideOpened).last?["channel"] == .int(1))
@@ -71,11 +73,5 @@ import ZapperCore
         #expect(harness.events(.reminder).last?["action"] == .string("switched"))
         harness.run(milliseconds: 600)
         #expect(try #require(harness.states.waitForSave { $0.reminders.isEmpty }).reminders.isEmpty)
-    }
-
-    /// The guide's loader runs on its own task: wait (in real time) until it delivered.
-    static func waitForGuide(_ harness: PlayerHarness) throws {
-        for _ in 0..<500 where harness.player.guide?.timeSpan == nil { Thread.sleep(forTimeInterval: 0.01) }
-        try #require(harness.player.guide?.timeSpan != nil, "the guide loaded")
     }
 }

@@ -32,7 +32,7 @@ import Testing
             #expect(panel.row == expected)
         }
         #expect(panel.handle(.right, now: 0) == .none)
-        #expect(panel.row == .picture)
+        #expect(panel.row == .guide)
     }
 
     @Test func upEntersTheItemsAtTheCurrentChoice() {
