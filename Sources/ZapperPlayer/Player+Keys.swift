@@ -3,19 +3,48 @@ import ZapperCore
 /// What each action does while the video is up.
 extension Player {
     /// `arrived`: when the key reached the player (zap times count from there).
-    func perform(_ routed: KeyRouter.Routed, now: Int, arrived: Int? = nil) {
+    /// `released`: the short meaning of a key watched for a long press, now that it is up.
+    func perform(_ routed: KeyRouter.Routed, now: Int, arrived: Int? = nil, released: Bool = false) {
         switch routed {
         case .pressed(let action):
-            // A locked channel's PIN takes digits first, then the panel its keys.
-            if parentalTakes(action, now: now) || guideTakes(action, now: now) || panelTakes(action, now: now)
-                || reminderTakes(action, now: now) { return }
+            // A locked channel's PIN takes digits first, then the guide and the panel their keys.
+            if parentalTakes(action, now: now) { return }
+            if !released, waitsForHold(action) {
+                longPress.press(key: action.name, action: action, now: now)
+                return
+            }
+            if guideTakes(action, now: now) || panelTakes(action, now: now) || reminderTakes(action, now: now) { return }
             press(action, now: now, held: false, arrived: arrived)
         case .repeated(let action):
             if guideGrid != nil, guideTakes(action, now: now) { return }
             if panel.isOpen, panelTakes(action, now: now) { return }
             press(action, now: now, held: true)
         case .released(let action, let afterRepeats):
+            if longPress.watches(action.name) {
+                if let short = longPress.release(key: action.name) { perform(.pressed(short), now: now, arrived: arrived, released: true) }
+                return
+            }
             if afterRepeats, flipDelta(action) != nil { apply(tuner.handle(.released, now: now)) }
+        }
+    }
+
+    /// Info always, and OK on a channel in the list or the guide, mean "favourite" when held.
+    private func waitsForHold(_ action: Action) -> Bool {
+        switch action {
+        case .info: true
+        case .ok: guideGrid != nil || (panel.isOpen && panel.row == .channels && panel.focusedItem != nil)
+        default: false
+        }
+    }
+
+    /// A key held long enough: the favourite of the guide's focused row, the list's focused
+    /// channel or the channel on screen.
+    func longPressTick(now: Int) {
+        guard longPress.due(now: now) != nil else { return }
+        if let grid = guideGrid, let number = guideRows[safe: grid.row] {
+            toggleFavourite(number)
+        } else {
+            toggleFavourite()
         }
     }
 

@@ -96,6 +96,8 @@ public final class Player {
     var guideRows: [Int] = []
     var guideEntry: (digits: String, at: Int)?
     var guideTouched = 0
+    /// OK and Info watched for a long press (a favourite).
+    var longPress = LongPress()
     /// Reminders set in the guide, the one whose notice is up, and what the state holds.
     var reminders: Reminders
     var reminderNoticed: Reminder?
@@ -209,6 +211,7 @@ public final class Player {
         let now = log.now
         for news in inbox.take() { handle(news, now: now) }
         for action in keys.due(now: now) { perform(action, now: now) }
+        longPressTick(now: now)
         if let deadline = tuner.nextDeadline, deadline <= now { apply(tuner.handle(.tick, now: now)) }
         keeper.flush(now: now)
         screen.output.serviceEvents()

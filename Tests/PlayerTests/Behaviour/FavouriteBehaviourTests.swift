@@ -55,4 +55,37 @@ import ZapperCore
         harness.run(milliseconds: 100)
         #expect(harness.player.panelOrder[harness.player.panel.focusedItem ?? 0].number == 3, "a pause starts a new number")
     }
+
+    /// Held OK on a channel in the list or the guide, and the gamepad's north button held, add a
+    /// favourite; short, they do what they always did (OK tunes from the list; north is Info).
+    @Test func holdingOKOrNorthAddsAFavourite() async throws {
+        let now = VirtualClock().date
+        let harness = try PlayerHarness(FlipBehaviourTests.channels(8), start: 1,
+                                        guide: GuideBehaviourTests.StaticGuide(channels: 8, now: now))
+        _ = harness.run(until: .firstFrame)
+        await harness.player.guide?.refresh()
+        // The list: Up opens the panel, Left thrice reaches Channels, Up enters at channel 1; Down to 2; hold OK.
+        for key in ["KEY_UP", "KEY_LEFT", "KEY_LEFT", "KEY_LEFT", "KEY_UP", "KEY_DOWN"] { harness.press(key) }
+        harness.hold("KEY_ENTER", milliseconds: 900)
+        #expect(harness.events(.favourite).map { $0["channel"] } == [.int(2)])
+        #expect(harness.events(.tune).count == 1, "a held OK tunes nothing")
+        #expect(harness.player.panel.isOpen)
+        harness.press("KEY_BACK")
+        harness.press("KEY_BACK")
+        // The guide: a row down (channel 2 under Favourites first, then the lineup), hold OK there.
+        harness.press("KEY_EPG")
+        harness.press("KEY_DOWN")
+        harness.hold("KEY_ENTER", milliseconds: 900)
+        let focused = try #require(harness.player.guideGrid.map { harness.player.guideRows[$0.row] })
+        #expect(harness.events(.favourite).last?["channel"] == .int(focused))
+        #expect(harness.player.guideGrid != nil, "the guide stays open")
+        harness.press("KEY_BACK")
+        // The gamepad's north button: short is Info (no favourite), held adds the channel on screen.
+        let count = harness.events(.favourite).count
+        harness.press("BTN_NORTH")
+        harness.run(milliseconds: 100)
+        #expect(harness.events(.favourite).count == count)
+        harness.hold("BTN_NORTH", milliseconds: 800)
+        #expect(harness.events(.favourite).last.map { [$0["channel"], $0["on"]] } == [.int(1), .bool(true)])
+    }
 }

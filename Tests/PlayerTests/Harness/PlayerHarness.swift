@@ -80,6 +80,14 @@ final class PlayerHarness {
     }
 
     /// Presses and releases a key (by its evdev name, as the keymap knows it).
+    /// Holds `key` down for `milliseconds` of the clock, then lets it go.
+    func hold(_ key: String, milliseconds: Double) {
+        player.keySink(KeyEvent(name: key, kind: .press, device: "test"))
+        run(milliseconds: milliseconds)
+        player.keySink(KeyEvent(name: key, kind: .release, device: "test"))
+        step()
+    }
+
     func press(_ key: String) {
         player.keySink(KeyEvent(name: key, kind: .press, device: "test"))
         player.keySink(KeyEvent(name: key, kind: .release, device: "test"))
