@@ -21,17 +21,17 @@ public final class OriginHTTPServer: Sendable {
         self.port = port
     }
 
-    /// Binds 127.0.0.1:`port` (0 picks a free port) and starts serving the origin's router,
+    /// Binds `host`:`port` (0 picks a free port) and starts serving the origin's router,
     /// made once the port is known.
-    public static func start(port: Int, router: @escaping @Sendable (Int) -> OriginRouter,
+    public static func start(host: String = "127.0.0.1", port: Int, router: @escaping @Sendable (Int) -> OriginRouter,
                              tls: OriginTLS? = nil, accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
-        try await start(port: port, responder: { port in router(port).reply(to:) }, tls: tls, accessLog: accessLog)
+        try await start(host: host, port: port, responder: { port in router(port).reply(to:) }, tls: tls, accessLog: accessLog)
     }
 
-    /// Binds 127.0.0.1:`port` (0 picks a free port) and serves the replies of `responder(port)`
-    /// (a test's own small server, say).
-    /// With `tls`, the server speaks https only (its certificate and key from the PEM files).
-    public static func start(port: Int, responder: @escaping @Sendable (Int) -> Responder,
+    /// Binds `host`:`port` (0 picks a free port; the host is loopback unless a bench puts the
+    /// origin behind a shaped link) and serves the replies of `responder(port)` (a test's own
+    /// small server, say). With `tls`, the server speaks https only (its certificate and key from the PEM files).
+    public static func start(host: String = "127.0.0.1", port: Int, responder: @escaping @Sendable (Int) -> Responder,
                              tls: OriginTLS? = nil, accessLog: (@Sendable (String) -> Void)? = nil) async throws -> OriginHTTPServer {
         let sslContext = try tls.map { try $0.context() }
         let scheme = tls == nil ? "http" : "https"
@@ -53,7 +53,7 @@ public final class OriginHTTPServer: Sendable {
             }
         let channel: any Channel
         do {
-            channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
+            channel = try await bootstrap.bind(host: host, port: port).get()
         } catch {
             try? await group.shutdownGracefully()
             throw error

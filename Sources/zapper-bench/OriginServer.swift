@@ -11,10 +11,12 @@ final class OriginServer {
     let baseURL: String
     private let input = Pipe()
 
-    /// `extra`: more arguments, e.g. `--fault 3:delay=3000`.
-    init(binary: URL, channels: String, directory: URL, extra: [String] = []) throws {
-        child = try ChildProcess(name: "zapper-origin", executable: binary,
-                                 arguments: ["--port", "0", "--exit-with-stdin", "--channels", channels] + extra,
+    /// `extra`: more arguments, e.g. `--fault 3:delay=3000`; `launcher`: a command that runs it
+    /// (`ip netns exec NAME`, behind a shaped link).
+    init(binary: URL, channels: String, directory: URL, extra: [String] = [], launcher: [String] = []) throws {
+        let arguments = ["--port", "0", "--exit-with-stdin", "--channels", channels] + extra
+        child = try ChildProcess(name: "zapper-origin", executable: launcher.first.map { URL(fileURLWithPath: $0) } ?? binary,
+                                 arguments: launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary.path] + arguments,
                                  directory: directory, standardInput: input)
         try child.run()
         // Its first line on standard output says where it listens (after encoding, on a cold cache).
@@ -35,6 +37,9 @@ final class OriginServer {
         }
         baseURL = found
     }
+
+    /// The port in `baseURL`.
+    var port: Int { Int(baseURL.split(separator: ":").last ?? "") ?? 0 }
 
     func stop() {
         try? input.fileHandleForWriting.close()

@@ -16,6 +16,9 @@ struct ZapBench: ParsableCommand {
     @Option(help: "Seconds to watch each channel before the next change.")
     var dwell = 2.0
 
+    @Option(help: "Put the origin behind a shaped link: lan, broadband or poor (needs root; see the README).")
+    var network: NetworkProfile?
+
     @OptionGroup var inputs: BenchInputs
 
     func validate() throws {
@@ -27,11 +30,10 @@ struct ZapBench: ParsableCommand {
         let directory = try inputs.scratchFolder()
         defer { try? FileManager.default.removeItem(at: directory) }
         let loadBefore = ProcFS.loadAverage()
-        Progress.say("starting zapper-origin")
-        let origin = try OriginServer(binary: try tools.product("zapper-origin"),
-                                      channels: inputs.channelsPath, directory: directory)
-        defer { origin.stop() }
-        let lineup = try HTTP.text(origin.baseURL + "/demo.m3u")
+        Progress.say("starting zapper-origin" + (network.map { " behind a \($0) link" } ?? ""))
+        let link = try ZapNetwork(profile: network, tools: tools, channels: inputs.channelsPath, directory: directory)
+        defer { link.stop() }
+        let lineup = try HTTP.text(link.baseURL + "/demo.m3u")
         let masters = lineup.split(whereSeparator: \.isNewline).map(String.init).filter { $0.hasSuffix("master.m3u8") }
         let numbers = HTTP.channelNumbers(lineup: lineup)
         guard masters.count >= 3, numbers.count == masters.count else { throw BenchError("the origin's lineup has too few channels") }
@@ -48,6 +50,16 @@ struct ZapBench: ParsableCommand {
         }
         let loadAfter = ProcFS.loadAverage()
         print(report(rows, loadBefore: loadBefore, loadAfter: loadAfter))
+        print("network: \(network.map(String.init(describing:)) ?? "loopback"); \(link.mechanism)")
+        if let network, let goal = ZapNetwork.numberGoal(profile: network, master: masters[0]) {
+            print("number entry goal at \(network.name): 2.5 round trips + one \(goal.segmentBytes / 1000) kB segment of the lowest variant = \(goal.milliseconds) ms")
+        }
+        if let low = rows.first(where: { $0.0.contains("low-latency --hls-bitrate=max") })?.1.sorted(), !low.isEmpty {
+            for (name, times) in rows.prefix(2) where !times.isEmpty {
+                let ours = times.sorted()[times.count / 2], theirs = low[low.count / 2]
+                print(String(format: "%@: mpv --profile=low-latency's p50 is %.1fx zapper's", name, Double(theirs) / Double(max(ours, 1))))
+            }
+        }
     }
 
     /// zapper at 1920x1080 offscreen: `count` flips up and down the lineup, then `count` numbers typed.

@@ -20,6 +20,9 @@ struct ZapperOrigin: AsyncParsableCommand {
     @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")
     var port = 8600
 
+    @Option(help: "The address to listen on: 127.0.0.1, or another of this host's (a bench's shaped link).")
+    var bind = "127.0.0.1"
+
     @Option(help: "The channel table.")
     var channels = "channels/channels.json"
 
@@ -90,10 +93,11 @@ struct ZapperOrigin: AsyncParsableCommand {
             note("channel \(number): fault \(set.spec)")
         }
         let log: (@Sendable (String) -> Void)? = verbose ? { @Sendable line in note(line) } : nil
-        let server = try await OriginHTTPServer.start(port: port, router: { port in
-            OriginRouter(library: library, faults: board, defaultHost: "127.0.0.1:\(port)")
+        let host = bind
+        let server = try await OriginHTTPServer.start(host: host, port: port, router: { port in
+            OriginRouter(library: library, faults: board, defaultHost: "\(host):\(port)")
         }, accessLog: log)
-        var listening = "zapper-origin: listening on http://127.0.0.1:\(server.port) (lineup http://127.0.0.1:\(server.port)/demo.m3u)"
+        var listening = "zapper-origin: listening on http://\(host):\(server.port) (lineup http://\(host):\(server.port)/demo.m3u)"
         var secure: OriginHTTPServer?
         if let tls {
             let plainHost = "127.0.0.1:\(server.port)"
