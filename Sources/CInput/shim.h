@@ -57,6 +57,30 @@ static inline int zapper_cec_claim_playback(int fd, const char *osd_name) {
     return ioctl(fd, CEC_ADAP_S_LOG_ADDRS, &addrs) < 0 ? -errno : 0;
 }
 
+/* Sends one CEC message from the adapter's first logical address (or "unregistered") to `to`:
+ * `opcode` and up to 14 bytes of operands. Non-blocking: queued, 0 or a negative errno. */
+static inline int zapper_cec_transmit(int fd, __u8 to, __u8 opcode, const __u8 *operands, __u32 count) {
+    struct cec_log_addrs addrs;
+    memset(&addrs, 0, sizeof addrs);
+    if (ioctl(fd, CEC_ADAP_G_LOG_ADDRS, &addrs) < 0) return -errno;
+    __u8 from = addrs.num_log_addrs > 0 && addrs.log_addr[0] != CEC_LOG_ADDR_INVALID ? addrs.log_addr[0] : CEC_LOG_ADDR_UNREGISTERED;
+    struct cec_msg msg;
+    memset(&msg, 0, sizeof msg);
+    if (count > 14) count = 14;
+    msg.msg[0] = (__u8)((from << 4) | (to & 0xf));
+    msg.msg[1] = opcode;
+    memcpy(msg.msg + 2, operands, count);
+    msg.len = 2 + count;
+    return ioctl(fd, CEC_TRANSMIT, &msg) < 0 ? -errno : 0;
+}
+
+/* The adapter's physical address (0xffff: none), or a negative errno. */
+static inline int zapper_cec_physical_address(int fd) {
+    __u16 address = 0xffff;
+    if (ioctl(fd, CEC_ADAP_G_PHYS_ADDR, &address) < 0) return -errno;
+    return address;
+}
+
 /* The next state change waiting on the fd (1, with the new physical address and logical
  * address mask), none (0), or a negative errno. Other events are skipped. */
 static inline int zapper_cec_next_state_change(int fd, __u16 *phys_addr, __u16 *log_addr_mask) {

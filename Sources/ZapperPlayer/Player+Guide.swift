@@ -12,7 +12,7 @@ extension Player {
     /// Gives an action to the guide; true when it took it (opening it counts).
     func guideTakes(_ action: Action, now: Int) -> Bool {
         guard var grid = guideGrid else {
-            guard action == .guide, !options.config.signage.panelDisabled else { return false }
+            guard action == .guide, panelAllowed else { return false }
             openGuide(now: now)
             return true
         }

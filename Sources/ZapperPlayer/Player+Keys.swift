@@ -7,8 +7,8 @@ extension Player {
     func perform(_ routed: KeyRouter.Routed, now: Int, arrived: Int? = nil, released: Bool = false) {
         switch routed {
         case .pressed(let action):
-            // A locked channel's PIN takes digits first, then the guide and the panel their keys.
-            if parentalTakes(action, now: now) { return }
+            // Standby ends at a key; a locked channel's PIN takes digits first, then the guide and the panel their keys.
+            if standbyTakes(now: now) || parentalTakes(action, now: now) { return }
             if !released, waitsForHold(action) {
                 longPress.press(key: action.name, action: action, now: now)
                 return

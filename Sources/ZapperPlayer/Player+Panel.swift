@@ -9,7 +9,7 @@ extension Player {
     func panelTakes(_ action: Action, now: Int) -> Bool {
         guard panel.isOpen else {
             let opens = action == .panel || action == .menu || action == .up
-            guard opens, !options.config.signage.panelDisabled, tuner.view.digits == nil else { return false }
+            guard opens, panelAllowed, tuner.view.digits == nil else { return false }
             refreshPanelChoices()
             panel.open(now: now)
             notices.panelOpened()

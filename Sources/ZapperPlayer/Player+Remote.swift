@@ -52,12 +52,13 @@ extension Player {
     /// Publishes the status when it changed (each tick; the programme is looked up on a change of channel or minute).
     func publishStatus(now: Int) {
         let target = tuner.view.target
-        let health: PlayerStatus.Health
+        var health: PlayerStatus.Health
         switch tuner.view.card?.state {
         case .loading: health = .loading
         case .error(let failure, _): health = .failed(failure.name)
         case nil: health = tuner.view.tuned == nil ? .loading : .playing
         }
+        if inStandby { health = .standby }
         let minute = Self.wallMilliseconds(clock) / 60_000
         if status.programmeFor?.channel != target || status.programmeFor?.minute != minute {
             status.programme = guide?.programme(for: channels[target], at: clock.date)?.title

@@ -29,6 +29,8 @@ public final class Player {
         public var state = ZapperState()
         /// Set when the crash-loop breaker skipped or quarantined channels at start.
         public var crashNotice: CrashNotice?
+        /// The time zone the schedule's times are in (the box's).
+        public var timeZone = TimeZone.current
         /// Channels the panel's list leaves out (those the last `zapper check` found dead); still tunable.
         public var hiddenFromPanel: Set<Int> = []
         public init() {}
@@ -96,6 +98,12 @@ public final class Player {
     var guideRows: [Int] = []
     var guideEntry: (digits: String, at: Int)?
     var guideTouched = 0
+    /// The schedule followed (nil: none), when it is looked at next, what it says of the panel,
+    /// and whether the box is in standby.
+    var schedule: ScheduleWatcher?
+    var scheduleCheckDue = 0
+    var scheduledPanel: Bool?
+    var inStandby = false
     /// OK and Info watched for a long press (a favourite).
     var longPress = LongPress()
     /// Reminders set in the guide, the one whose notice is up, and what the state holds.
@@ -153,6 +161,7 @@ public final class Player {
         recents = Recents(keys: options.state.recents)
         levels = options.state.levels
         reminders = Reminders(options.state.reminders)
+        schedule = options.config.schedule.isEmpty ? nil : ScheduleWatcher(entries: options.config.schedule, timeZone: options.timeZone)
         keptReminders = reminders.entries
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
@@ -212,11 +221,12 @@ public final class Player {
         for news in inbox.take() { handle(news, now: now) }
         for action in keys.due(now: now) { perform(action, now: now) }
         longPressTick(now: now)
+        scheduleTick(now: now, date: clock.date)
         if let deadline = tuner.nextDeadline, deadline <= now { apply(tuner.handle(.tick, now: now)) }
         keeper.flush(now: now)
         screen.output.serviceEvents()
         if !ports.audioThread { audio.step() }
-        let presented = presentFrame()
+        let presented = inStandby ? presentStandby() : presentFrame()
         publishStatus(now: now)
         return presented
     }

@@ -18,10 +18,13 @@ public struct PlayerPorts {
     public var clock: any PlayerClock
     /// Whether the audio thread runs by itself; false: the test steps it (`Player.tick`).
     public var audioThread: Bool
+    /// The TV's power (HDMI-CEC), for the schedule's standby (nil: none).
+    public var tvPower: (any TVPower)?
 
     public init(channels: any ChannelSource, screen: any Screen, logos: any ByteLoader, guide: (any GuideLoader)? = nil,
                 verifyPIN: @escaping @Sendable (String, String) -> Bool, stateStore: (any StateSaving)? = nil,
-                clock: any PlayerClock = SystemClock(), audioThread: Bool = true) {
+                clock: any PlayerClock = SystemClock(), audioThread: Bool = true, tvPower: (any TVPower)? = nil) {
+        self.tvPower = tvPower
         self.channels = channels
         self.screen = screen
         self.logos = logos

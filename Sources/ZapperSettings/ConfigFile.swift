@@ -67,6 +67,16 @@ import ZapperCore
 /// # Even loudness: each channel brought toward the target (LUFS, -40 to -10) as it plays.
 /// even-loudness = true
 /// loudness-target = -23
+///
+/// # Day-parting, in the box's time zone: each entry on some days (mon … sun, weekdays,
+/// # weekends, daily) from one time to another (overnight when "to" is earlier), setting a
+/// # channel, volume, mute, the panel, or standby (the screen blank, the TV to standby over CEC).
+/// [[schedule]]
+/// days = ["weekdays"]
+/// from = "07:00"
+/// to = "09:00"
+/// channel = 1
+/// volume = 40
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -123,7 +133,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network", "sound"])
+                                              "parental", "signage", "network", "sound", "schedule"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -195,6 +205,7 @@ public enum ConfigFile {
                 }
             }
             readSound(root, into: &config)
+            readSchedule(root, into: &config)
             return config
         }
 

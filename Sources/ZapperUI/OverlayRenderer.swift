@@ -164,6 +164,8 @@ public final class OverlayRenderer {
             painter.volume(level)
         case .guide(let content, _):
             painter.guideGrid(content, logo: logo)
+        case .blank:
+            painter.fill(layout.screen, radius: 0, RGBA(0, 0, 0, 1))
         }
     }
 

@@ -219,7 +219,8 @@ struct Zapper: ParsableCommand {
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(sources: guideSources),
-                                    verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store)
+                                    verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
+                                    tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
         } catch {
             var ended = start.state

@@ -77,6 +77,29 @@ import ZapperCore
         #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: even-loudness, loudness-target)"))
     }
 
+    @Test func scheduleEntriesAreReadAndABadOneNamed() throws {
+        let text = """
+            [[schedule]]
+            days = ["weekdays"]
+            from = "07:00"
+            to = "09:30"
+            channel = 3
+            volume = 40
+
+            [[schedule]]
+            days = "daily"
+            from = "23:00"
+            to = "06:00"
+            standby = true
+            """
+        let config = try ConfigFile.parse(text, file: "z.toml")
+        #expect(config.schedule == [ScheduleEntry(days: Set(2...6), from: 420, to: 570, channel: 3, volume: 40),
+                                    ScheduleEntry(days: Set(1...7), from: 1380, to: 360, standby: true)])
+        #expect(problems("[[schedule]]\ndays = [\"someday\"]\nfrom = \"07:00\"\nto = \"08:00\"\n").contains("schedule.days: entry 1"))
+        #expect(problems("[[schedule]]\nfrom = \"25:00\"\nto = \"08:00\"\n").contains("schedule.from: entry 1 needs from and to as HH:MM"))
+        #expect(problems("[[schedule]]\nfrom = \"07:00\"\nto = \"08:00\"\nvolume = 300\n").contains("schedule.volume: entry 1: 300 is not within 0 to 100"))
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
@@ -99,7 +122,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, network, parental, signage, sound)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, network, parental, schedule, signage, sound)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

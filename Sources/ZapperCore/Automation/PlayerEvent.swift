@@ -35,6 +35,10 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The channel became a favourite (`on`), or stopped being one.
     case favourite(channel: Int, on: Bool)
     case crashLoop(exits: Int, start: Int, skipped: Int?, quarantined: [Int])
+    /// A `[[schedule]]` entry (counted from 1 in the file) began or ended.
+    case schedule(entry: Int, began: Bool)
+    /// Standby began or ended, and why (`schedule`, `key`).
+    case standby(on: Bool, reason: String)
     /// A read of the programme guide worked: the programmes now kept.
     case guideLoaded(programmes: Int)
     /// The full-screen guide opened, its focus on `channel`.
@@ -84,6 +88,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .panelOpened: .panelOpened
         case .panelClosed: .panelClosed
         case .guideLoaded: .guideLoaded
+        case .schedule: .schedule
+        case .standby: .standby
         case .guideOpened: .guideOpened
         case .guideClosed: .guideClosed
         case .guideFocus: .guideFocus
@@ -126,6 +132,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .panelClosed(reason), let .guideClosed(reason): [("reason", .string(reason.rawValue))]
         case let .guideOpened(channel): [("channel", .int(channel))]
         case let .guideLoaded(programmes): [("programmes", .int(programmes))]
+        case let .schedule(entry, began): [("entry", .int(entry)), ("action", .string(began ? "began" : "ended"))]
+        case let .standby(on, reason): [("on", .bool(on)), ("reason", .string(reason))]
         case let .guideFocus(channel, start, title): [("channel", .int(channel)), ("start", .int(start)), ("title", .string(title))]
         case let .reminder(channel, start, action): [("channel", .int(channel)), ("start", .int(start)), ("action", .string(action.rawValue))]
         case let .audio(channel, language), let .subtitles(channel, language):
@@ -164,6 +172,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"
         case let .locked(channel, rating): "channel \(channel) locked (rated \(rating))"
         case let .unlocked(channel, _): "channel \(channel) unlocked"
+        case let .standby(on, reason): on ? "standby (\(reason))" : "out of standby (\(reason))"
         default: nil
         }
     }
@@ -171,7 +180,7 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
-    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite, reminder
+    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite, reminder, schedule, standby
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

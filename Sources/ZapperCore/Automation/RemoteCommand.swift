@@ -27,12 +27,15 @@ public struct PlayerStatus: Sendable, Equatable {
         case loading
         /// The channel failed; the failure's name (`http-404`, `timeout`, …).
         case failed(String)
+        /// In standby (the schedule's, or until a key).
+        case standby
 
         public var name: String {
             switch self {
             case .playing: "playing"
             case .loading: "loading"
             case .failed: "failed"
+            case .standby: "standby"
             }
         }
     }

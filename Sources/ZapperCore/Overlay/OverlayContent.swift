@@ -142,6 +142,8 @@ public enum OverlayLayer: Sendable, Equatable {
     case volume(VolumeLevel, appearance: Double)
     /// The full-screen guide over the dimmed picture.
     case guide(GuideGridContent, appearance: Double)
+    /// Standby: the whole screen black.
+    case blank
 
     /// How far the layer has appeared, as given (not clamped).
     public var appearance: Double {
@@ -149,6 +151,7 @@ public enum OverlayLayer: Sendable, Equatable {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
              .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a):
             a
+        case .blank: 1
         }
     }
 }

@@ -174,7 +174,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .digits(let entry, let appearance): digits(slots: entry.slots, appearance: appearance).panel
         case .panel(let content, let appearance): panel(content, appearance: appearance).panel
         case .hint(_, let appearance): hint(appearance: appearance)
-        case .locked, .guide: screen
+        case .locked, .guide, .blank: screen
         case .subtitles: subtitles().band
         case .volume(_, let appearance): volume(appearance: appearance).panel
         }
@@ -185,7 +185,7 @@ public struct OverlayLayout: Sendable, Equatable {
     /// A locked card is never invisible: its dark screen hides the picture at any appearance.
     public func bounds(of layer: OverlayLayer) -> Rect? {
         switch layer {
-        case .locked: return screen
+        case .locked, .blank: return screen
         case .subtitles(let lines, _) where lines.allSatisfy({ $0.isEmpty }): return nil
         case .hint(let text, _) where text.isEmpty: return nil
         default: break

@@ -22,6 +22,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var parental: Parental
     public var signage: Signage
     public var network = Network()
+    /// Day-parting (`[[schedule]]`), in the configuration's order.
+    public var schedule: [ScheduleEntry] = []
     /// Even loudness (`[sound]`).
     public var loudness = Leveller.Settings()
 

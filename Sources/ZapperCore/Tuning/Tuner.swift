@@ -44,6 +44,8 @@ public struct Tuner: Sendable {
     /// The channel on screen was stopped: a tune of another channel started
     /// since its first frame (its last picture stays on screen).
     private var tunedStopped = false
+    /// In standby (`.sleep`): no tune until `.wake`.
+    private var asleep = false
 
     private struct ActiveTune: Sendable {
         var serial: Int
@@ -182,6 +184,15 @@ public struct Tuner: Sendable {
             guard channels.contains(number) else { return }
             moveTarget(to: number, reason: .list, now: now, askedAt: pressedAt, &out)
             settleAt = nil
+        case .sleep:
+            if let tune = active { out.append(.cancelTune(serial: tune.serial)) }
+            dismissInterstitial(.superseded, &out)
+            (asleep, active, failure, playing, banner) = (true, nil, nil, nil, nil)
+            tunedStopped = tuned != nil
+        case .wake:
+            guard asleep else { return }
+            asleep = false
+            retryNow(now: now, &out)
         case .info:
             showBanner(now: now)
         case .tuneSucceeded(let serial):
@@ -246,7 +257,7 @@ public struct Tuner: Sendable {
     /// The tuner wants a tune of the target started (when not held): it is not
     /// on screen, or it is but was stopped for a tune that did not complete.
     private var wantsTune: Bool {
-        active == nil && failure == nil && (target != tuned || tunedStopped)
+        !asleep && active == nil && failure == nil && (target != tuned || tunedStopped)
     }
 
     private mutating func moveTarget(to channel: Int, reason: TuneReason, now: Int, askedAt asked: Int, _ out: inout [TunerEffect]) {

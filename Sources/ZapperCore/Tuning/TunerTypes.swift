@@ -54,6 +54,10 @@ public enum TunerInput: Sendable, Equatable {
     case failed(serial: Int, PlaybackFailure)
     /// Time passed; deliver at `Tuner.nextDeadline`.
     case tick
+    /// Standby: what loads is cancelled, what plays counts as stopped, and nothing is tuned until `.wake`.
+    case sleep
+    /// Out of standby: the target is tuned again.
+    case wake
 }
 
 /// What the player must do, in order.
