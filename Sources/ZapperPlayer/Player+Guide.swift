@@ -51,7 +51,9 @@ extension Player {
             panel.close()
             log.emit(.panelClosed(reason: .key))
         }
-        guideRows = panelOrder.filter { $0.group != Self.recentsHeading }.map(\.number)
+        // The favourites, then the lineup once (a channel in several groups is one row).
+        let shown = lineup.filter { !options.hiddenFromPanel.contains($0.number) }
+        guideRows = favourites.numbers(in: shown) + shown.map(\.number)
         let playing = tuner.view.tuned ?? tuner.view.target
         // The playing channel in its own place in the lineup, not under Favourites.
         let layout = OverlayLayout(width: screen.output.width, height: screen.output.height)

@@ -156,13 +156,18 @@ extension Player {
 
     /// The order of the channel list: the favourites first (in lineup order, under their own
     /// heading, and in their groups too), the last ten watched (most recent first), then grouped
-    /// by `group-title`, lineup order within a group.
+    /// by `group-title`, lineup order within a group (a channel in several, `News;Sports`, is in each).
     static func panelOrder(_ lineup: [LineupChannel], favourites: Favourites, recents: Recents) -> [PanelEntry] {
         var groups: [String?] = []
         var seen = Set<String?>()
-        for channel in lineup where seen.insert(channel.group).inserted { groups.append(channel.group) }
         var members: [String?: [Int]] = [:]
-        for channel in lineup { members[channel.group, default: []].append(channel.number) }
+        for channel in lineup {
+            let own: [String?] = channel.groups.isEmpty ? [nil] : channel.groups
+            for group in own {
+                if seen.insert(group).inserted { groups.append(group) }
+                members[group, default: []].append(channel.number)
+            }
+        }
         let favourite = favourites.numbers(in: lineup).map { PanelEntry(number: $0, group: favouritesHeading) }
         let recent = recents.numbers(in: lineup).map { PanelEntry(number: $0, group: recentsHeading) }
         return favourite + recent + groups.flatMap { group in (members[group] ?? []).map { PanelEntry(number: $0, group: group) } }

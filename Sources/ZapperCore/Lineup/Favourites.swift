@@ -48,8 +48,9 @@ public enum FlipWithin: String, Sendable, Equatable, CaseIterable {
             let numbers = favourites.numbers(in: lineup)
             return numbers.isEmpty ? nil : numbers
         case .group:
-            guard let group = lineup.first(where: { $0.number == target })?.group else { return nil }
-            return lineup.filter { $0.group == group }.map(\.number)
+            // The first of its groups (`News;Sports`: News).
+            guard let group = lineup.first(where: { $0.number == target })?.groups.first else { return nil }
+            return lineup.filter { $0.groups.contains(group) }.map(\.number)
         }
     }
 }

@@ -8,6 +8,14 @@ public struct LineupChannel: Sendable, Equatable {
     /// `tvg-id`: the key into the XMLTV guide.
     public var guideID: String?
     public var logo: URL?
+    /// The groups it is in: `group-title` split at `;` as iptv-org's lists write several
+    /// ("News;Sports"), blanks and repeats left out (at most 8); empty when it has none.
+    public var groups: [String] {
+        guard let group else { return [] }
+        var seen = Set<String>()
+        return Array(group.split(separator: ";").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty && seen.insert($0).inserted }.prefix(8))
+    }
+
     public var group: String?
     /// The channel's own content rating: `tvg-rating` (or `rating`) of its
     /// `#EXTINF`, or "18" for `censored="1"` (how providers mark adult channels).

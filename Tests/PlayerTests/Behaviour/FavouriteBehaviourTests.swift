@@ -88,4 +88,13 @@ import ZapperCore
         harness.hold("BTN_NORTH", milliseconds: 800)
         #expect(harness.events(.favourite).last.map { [$0["channel"], $0["on"]] } == [.int(1), .bool(true)])
     }
+
+    /// A channel in two groups (`News;Sports`) is listed under each.
+    @Test func aChannelInTwoGroupsIsListedInEach() {
+        let lineup = [("News;Sports", 1), ("Sports", 2), (nil, 3)].map { group, number in
+            LineupChannel(number: number, name: "C\(number)", url: ChannelScript.url(channel: number), group: group)
+        }
+        let order = Player.panelOrder(lineup, favourites: Favourites(), recents: Recents())
+        #expect(order.map { "\($0.group ?? "-") \($0.number)" } == ["News 1", "Sports 1", "Sports 2", "- 3"])
+    }
 }
