@@ -6,23 +6,43 @@ import ZapperHLS
 /// Reads XMLTV guides from files or over http(s), streaming (gzip or not),
 /// keeping only the channels and the window asked for. Several guides (a
 /// lineup's `url-tvg` may list more than one) are read in turn and merged; one
-/// that fails is said, and the others still count.
+/// that fails is said, and the others still count. With a cache, each read that worked is
+/// kept, and when none works the kept one stands in (stale, and said).
 public struct XMLTVGuideLoader: GuideLoader {
     public let sources: [String]
+    public let cache: GuideCache?
     public var source: String { sources.joined(separator: ", ") }
     /// A guide download must be whole within this long (a server that trickles would
     /// otherwise hold the refresh for good).
     public static let downloadSeconds = 300.0
 
-    public init(sources: [String]) {
+    public init(sources: [String], cache: GuideCache? = nil) {
         self.sources = sources
+        self.cache = cache
     }
 
     public init(source: String) {
         self.init(sources: [source])
     }
 
-    public func load(window: GuideWindow, wanted: GuideWanted) async throws -> (guide: Guide, problems: [String]) {
+    public func load(window: GuideWindow, wanted: GuideWanted) async throws -> GuideRead {
+        do {
+            let read = try await loadSources(window: window, wanted: wanted)
+            do {
+                try cache?.save(read.guide)
+            } catch {
+                return GuideRead(guide: read.guide, problems: read.problems + ["cannot keep a copy of the guide: \(error)"])
+            }
+            return read
+        } catch {
+            guard let snapshot = cache?.load() else { throw error }
+            let when = ISO8601DateFormatter().string(from: snapshot.readAt)
+            return GuideRead(guide: snapshot.guide(window: window), problems: ["no guide could be read (\(error)); the copy read at \(when) stands in"],
+                             staleSince: snapshot.readAt)
+        }
+    }
+
+    private func loadSources(window: GuideWindow, wanted: GuideWanted) async throws -> GuideRead {
         let options = GuideReader.Options(window: window, wanted: wanted)
         var merged: Guide?
         var problems: [String] = []
@@ -38,7 +58,7 @@ public struct XMLTVGuideLoader: GuideLoader {
             }
         }
         guard let merged else { throw firstError ?? NoGuide() }
-        return (merged, problems)
+        return GuideRead(guide: merged, problems: problems)
     }
 
     struct NoGuide: Error, CustomStringConvertible {

@@ -3,7 +3,8 @@ import ZapperCore
 
 /// The programme guide for the card and the banner: read in the background
 /// from the lineup's `url-tvg` (or `--guide`) by the guide loader, and
-/// refreshed every hour. A refresh that fails keeps the guide we have.
+/// refreshed every hour. A refresh that fails keeps the guide we have (or, at start, takes the
+/// copy of the last good read the loader keeps) and is tried again in two minutes.
 final class GuideStore: @unchecked Sendable {
     private let lock = NSLock()
     private var guide: Guide?
@@ -13,11 +14,13 @@ final class GuideStore: @unchecked Sendable {
     private let widestShift: Double
     private let refreshSeconds: Double
     private let clock: any PlayerClock
-    /// Told the programmes kept after each read that worked (the event log's `guide-loaded`).
-    private let loaded: @Sendable (Int) -> Void
+    /// Told the programmes kept after each read, and whether they are a stale copy (the event log's `guide-loaded`).
+    private let loaded: @Sendable (Int, Bool) -> Void
+    /// After a read that failed (or gave only the stale copy), the next comes this much sooner.
+    static let retrySeconds = 120.0
 
     init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock(),
-         loaded: @escaping @Sendable (Int) -> Void = { _ in }) {
+         loaded: @escaping @Sendable (Int, Bool) -> Void = { _, _ in }) {
         self.loader = loader
         self.loaded = loaded
         self.refreshSeconds = refreshSeconds
@@ -27,30 +30,35 @@ final class GuideStore: @unchecked Sendable {
     }
 
     func start() {
-        let pause = refreshSeconds
+        let (fresh, stale) = (refreshSeconds, Self.retrySeconds)
         Task.detached { [weak self] in
             while let self {
-                await self.refresh()
-                try? await Task.sleep(for: .seconds(pause))
+                let read = await self.refresh()
+                try? await Task.sleep(for: .seconds(read ? fresh : stale))
             }
         }
     }
 
-    /// Loads the guide once more, merged into what we had.
-    func refresh() async {
+    /// Loads the guide once more, merged into what we had; true when it was read now (not a stale copy, no failure).
+    @discardableResult
+    func refresh() async -> Bool {
         do {
             let window = self.window
-            let loaded = try await loader.load(window: window, wanted: wanted)
-            for problem in loaded.problems.prefix(5) { Player.say("guide: \(problem)") }
-            let count = loaded.guide.programmeCount
+            let read = try await loader.load(window: window, wanted: wanted)
+            for problem in read.problems.prefix(5) { Player.say("guide: \(problem)") }
+            let count = read.guide.programmeCount
+            let stale = read.staleSince != nil
             let kept = lock.withLock {
-                guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide
+                // A stale copy only stands in for nothing: what this run read is newer.
+                guide = stale ? guide ?? read.guide : guide.map { $0.merging(read.guide, window: window) } ?? read.guide
                 return guide?.programmeCount ?? 0
             }
-            Player.say("guide: \(count) programmes from \(loader.source)")
-            self.loaded(kept)
+            Player.say("guide: \(count) programmes from \(stale ? "the copy of the last good read" : loader.source)")
+            loaded(kept, stale)
+            return !stale
         } catch {
             Player.say("guide: \(error) (keeping what we had)")
+            return false
         }
     }
 

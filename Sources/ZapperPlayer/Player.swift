@@ -168,7 +168,7 @@ public final class Player {
             gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
         }
         let events = log
-        guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) { events.emit(.guideLoaded(programmes: $0)) } }
+        guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) { events.emit(.guideLoaded(programmes: $0, stale: $1)) } }
         guide?.start()
         let log = self.log
         let retried = options.openSound != nil

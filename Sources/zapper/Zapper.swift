@@ -218,7 +218,8 @@ struct Zapper: ParsableCommand {
         let player: Player
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
-                                    guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(sources: guideSources),
+                                    guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
+                                        sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
                                     tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)

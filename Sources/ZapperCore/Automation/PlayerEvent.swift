@@ -39,8 +39,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case schedule(entry: Int, began: Bool)
     /// Standby began or ended, and why (`schedule`, `key`).
     case standby(on: Bool, reason: String)
-    /// A read of the programme guide worked: the programmes now kept.
-    case guideLoaded(programmes: Int)
+    /// A read of the programme guide worked (`stale`: only the copy of the last good read could be had): the programmes now kept.
+    case guideLoaded(programmes: Int, stale: Bool)
     /// The full-screen guide opened, its focus on `channel`.
     case guideOpened(channel: Int)
     case guideClosed(reason: PanelCloseReason)
@@ -131,7 +131,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .panelOpened(row): [("row", .string(row))]
         case let .panelClosed(reason), let .guideClosed(reason): [("reason", .string(reason.rawValue))]
         case let .guideOpened(channel): [("channel", .int(channel))]
-        case let .guideLoaded(programmes): [("programmes", .int(programmes))]
+        case let .guideLoaded(programmes, stale): [("programmes", .int(programmes)), ("stale", .bool(stale))]
         case let .schedule(entry, began): [("entry", .int(entry)), ("action", .string(began ? "began" : "ended"))]
         case let .standby(on, reason): [("on", .bool(on)), ("reason", .string(reason))]
         case let .guideFocus(channel, start, title): [("channel", .int(channel)), ("start", .int(start)), ("title", .string(title))]

@@ -2,7 +2,7 @@ import Foundation
 
 /// A content rating as the guide states it: `TV-14` in the `VCHIP` system,
 /// `12` in `FSK`, `PG` in `MPAA`. The system may be missing.
-public struct ProgrammeRating: Sendable, Hashable {
+public struct ProgrammeRating: Sendable, Hashable, Codable {
     public var system: String?
     public var value: String
 
@@ -13,7 +13,7 @@ public struct ProgrammeRating: Sendable, Hashable {
 }
 
 /// One programme of a channel: what the card, the banner and the panel show.
-public struct Programme: Sendable, Hashable {
+public struct Programme: Sendable, Hashable, Codable {
     /// The XMLTV `channel` attribute, matched against a lineup channel's `tvg-id` (`guideID`).
     public var channelID: String
     public var start: Date
@@ -58,7 +58,7 @@ public struct Programme: Sendable, Hashable {
 }
 
 /// An XMLTV `<channel>`: its id and the names and logo the guide gives it.
-public struct GuideChannel: Sendable, Hashable {
+public struct GuideChannel: Sendable, Hashable, Codable {
     public var id: String
     public var displayNames: [String]
     public var icon: URL?

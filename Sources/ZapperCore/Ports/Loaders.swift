@@ -11,7 +11,21 @@ public protocol GuideLoader: Sendable {
     /// Where the guide comes from, as the log names it.
     var source: String { get }
     /// The guide's programmes within `window` for the `wanted` channels, and what was wrong with some of them.
-    func load(window: GuideWindow, wanted: GuideWanted) async throws -> (guide: Guide, problems: [String])
+    func load(window: GuideWindow, wanted: GuideWanted) async throws -> GuideRead
+}
+
+/// A read of the guide: what came, what was wrong, and whether it is the copy of an earlier read.
+public struct GuideRead: Sendable {
+    public var guide: Guide
+    public var problems: [String]
+    /// Set when no guide could be read now and the copy of the last good read stands in: when that was.
+    public var staleSince: Date?
+
+    public init(guide: Guide, problems: [String] = [], staleSince: Date? = nil) {
+        self.guide = guide
+        self.problems = problems
+        self.staleSince = staleSince
+    }
 }
 
 /// Keeps the state that outlives the process (atomically, durably on a box).

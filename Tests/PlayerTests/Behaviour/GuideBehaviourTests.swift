@@ -12,7 +12,7 @@ import ZapperCore
     struct StaticGuide: GuideLoader {
         let guide: Guide
         var source: String { "test guide" }
-        func load(window: GuideWindow, wanted: GuideWanted) async throws -> (guide: Guide, problems: [String]) { (guide, []) }
+        func load(window: GuideWindow, wanted: GuideWanted) async throws -> GuideRead { GuideRead(guide: guide) }
 
         init(channels: Int, now: Date) {
             let programmes = (1...channels).flatMap { number in
