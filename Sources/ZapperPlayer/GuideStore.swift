@@ -13,6 +13,8 @@ final class GuideStore: @unchecked Sendable {
     private let widestShift: Double
     private let refreshSeconds: Double
     private let clock: any PlayerClock
+    /// When a load last succeeded.
+    private var loaded: Date?
 
     init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock()) {
         self.loader = loader
@@ -39,7 +41,11 @@ final class GuideStore: @unchecked Sendable {
             let loaded = try await loader.load(window: window, wanted: wanted)
             for problem in loaded.problems.prefix(5) { Player.say("guide: \(problem)") }
             let count = loaded.guide.programmeCount
-            lock.withLock { guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide }
+            let now = clock.date
+            lock.withLock {
+                guide = guide.map { $0.merging(loaded.guide, window: window) } ?? loaded.guide
+                self.loaded = now
+            }
             Player.say("guide: \(count) programmes from \(loader.source)")
         } catch {
             Player.say("guide: \(error) (keeping what we had)")
@@ -51,6 +57,9 @@ final class GuideStore: @unchecked Sendable {
         let shift = widestShift * 3600
         return GuideWindow(now: clock.date, past: 3600 + shift, ahead: 86_400 + shift)
     }
+
+    /// When the guide was last loaded (nil: never yet).
+    var loadedAt: Date? { lock.withLock { loaded } }
 
     /// Now and next on a channel, as the card and the banner show them.
     func lines(for channel: LineupChannel?, at date: Date) -> (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?) {

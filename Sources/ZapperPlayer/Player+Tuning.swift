@@ -147,12 +147,14 @@ extension Player {
         var scaleNanoseconds: UInt64 = 0
         if let playback, watchForStarvation(playback, now: now) {
             // A picture is due when its time falls before the middle of this vblank's interval.
-            let clock = awaitingFirstPicture ? nil : audio.clock.map { $0 + 0.5 / 60 }
+            let heard = awaitingFirstPicture ? nil : audio.clock
+            let clock = heard.map { $0 + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
                 do {
                     let scaleStart = DispatchTime.now().uptimeNanoseconds
                     try screen.show(picture.picture)
                     scaleNanoseconds = DispatchTime.now().uptimeNanoseconds - scaleStart
+                    if let heard { ports.meter?.presented(pictureTime: picture.time, clock: heard, dropped: picture.dropped) }
                     if awaitingFirstPicture {
                         firstPicture = (playback.serial, picture.time)
                     } else if playback.failures.recovers(segment: picture.segment) {

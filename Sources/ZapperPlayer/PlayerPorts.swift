@@ -18,10 +18,12 @@ public struct PlayerPorts {
     public var clock: any PlayerClock
     /// Whether the audio thread runs by itself; false: the test steps it (`Player.tick`).
     public var audioThread: Bool
+    /// Counts pictures and sound as they play, for metrics (nil: nobody counts).
+    public var meter: (any PlaybackMeter)?
 
     public init(channels: any ChannelSource, screen: any Screen, logos: any ByteLoader, guide: (any GuideLoader)? = nil,
                 verifyPIN: @escaping @Sendable (String, String) -> Bool, stateStore: (any StateSaving)? = nil,
-                clock: any PlayerClock = SystemClock(), audioThread: Bool = true) {
+                clock: any PlayerClock = SystemClock(), audioThread: Bool = true, meter: (any PlaybackMeter)? = nil) {
         self.channels = channels
         self.screen = screen
         self.logos = logos
@@ -30,5 +32,6 @@ public struct PlayerPorts {
         self.stateStore = stateStore
         self.clock = clock
         self.audioThread = audioThread
+        self.meter = meter
     }
 }

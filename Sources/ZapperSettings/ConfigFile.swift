@@ -60,6 +60,11 @@ import ZapperCore
 /// user-agent = "Zapper/<version>"
 /// # Certificate authorities (PEM) trusted for https besides the system's store.
 /// ca-file = "/etc/zapper/private-ca.pem"
+///
+/// [metrics]
+/// # Serve Prometheus metrics at GET /metrics on this address (IPv4, [IPv6] or localhost, and a
+/// # port; 0 takes a free one). Leave it out: no metrics are served.
+/// listen = "127.0.0.1:9464"
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -116,7 +121,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network"])
+                                              "parental", "signage", "network", "metrics"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -184,6 +189,15 @@ public enum ConfigFile {
                 }
                 if let file = string(network, "ca-file", section: "network") {
                     if file.isEmpty { fail("ca-file", "network", "is empty") } else { config.network.caFile = file }
+                }
+            }
+            if let metrics = subtable(root, "metrics") {
+                check(metrics, section: "metrics", known: ["listen"])
+                if let listen = string(metrics, "listen", section: "metrics") {
+                    switch ListenAddress.parse(listen) {
+                    case .success(let address): config.metricsListen = address
+                    case .failure(let rejection): fail("listen", "metrics", "\(rejection)")
+                    }
                 }
             }
             return config

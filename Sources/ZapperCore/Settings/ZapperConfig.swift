@@ -22,6 +22,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var parental: Parental
     public var signage: Signage
     public var network = Network()
+    /// The Prometheus metrics' listener (`[metrics] listen`); nil: no metrics are served.
+    public var metricsListen: ListenAddress?
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

@@ -23,7 +23,7 @@ final class PlayerHarness {
 
     /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`; a channel
     /// with backups has them as its further sources, and `tvg-id` "chN".
-    init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true,
+    init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true, meter: (any PlaybackMeter)? = nil,
          configure: (inout Player.Options) -> Void = { _ in }) throws {
         let lineup = scripts.enumerated().map { index, script in
             LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: ChannelScript.url(channel: index + 1),
@@ -39,7 +39,7 @@ final class PlayerHarness {
         options.openSound = sound ? { @Sendable () throws -> any PCMSink in sink } : nil
         configure(&options)
         let ports = PlayerPorts(channels: source, screen: ScreenCompositor(output: display), logos: NoLogos(),
-                                verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false)
+                                verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false, meter: meter)
         player = try Player(lineup: lineup, start: start, ports: ports, options: options)
     }
 

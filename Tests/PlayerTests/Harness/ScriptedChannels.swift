@@ -17,6 +17,8 @@ struct ChannelScript: Sendable {
     var picturesStopAfter: Int?
     var stallingTunes = 1...Int.max
     var framesPerSecond = 25.0
+    /// Its sound stops this long after the first picture (the pictures go on).
+    var soundStopsAfter: Int?
     /// The channel's further sources (`LineupChannel.backups`), each behaving as scripted.
     var backups: [ChannelScript] = []
 
@@ -153,15 +155,18 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
             }
             let due = (time * script.framesPerSecond).rounded(.down) / script.framesPerSecond
             guard due > lastTime else { return nil }
+            // The pictures between the last one shown and this one were due too: dropped unseen.
+            let passed = max(0, Int(((due - lastTime) * script.framesPerSecond).rounded()) - 1)
             lastTime = due
-            return TimedPicture(time: due, picture: frame, segment: 1 + Int(due / 2))
+            return TimedPicture(time: due, picture: frame, segment: 1 + Int(due / 2), dropped: passed)
         }
     }
 
     func takeAudio(frames: Int, from time: Double) -> AudioTake? {
         lock.withLock {
             // Sound from the first picture on; after a stop too, for the fade-out.
-            guard firstShownAt != nil else { return nil }
+            guard let firstShownAt else { return nil }
+            if let stop = script.soundStopsAfter, clock.monotonic > firstShownAt + Double(stop) / 1000 { return nil }
             return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
         }
     }
