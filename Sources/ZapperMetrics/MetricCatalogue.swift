@@ -34,6 +34,9 @@ public enum MetricCatalogue {
         "Channels that failed to load or to play on, by reason (http-404, timeout, unreachable, frozen, ...).")
     public static let stalls = MetricDescription(
         "zapper_stalls_total", .counter, "Playing channels whose pictures stopped coming until they were tuned again.")
+    public static let pictureFaults = MetricDescription(
+        "zapper_picture_faults_total", .counter, labels: ["kind"],
+        "Playing channels tuned again by the picture watch, by kind: frozen (the same picture) or black.")
     public static let latePictures = MetricDescription(
         "zapper_pictures_late_total", .counter, "Pictures presented more than 100 ms after their time on the audio clock.")
     public static let droppedPictures = MetricDescription(
@@ -55,7 +58,7 @@ public enum MetricCatalogue {
         "zapper_cpu_seconds_total", .counter, "CPU time used by the zapper process (user and system), in seconds.")
 
     public static let all: [MetricDescription] = [
-        zapSeconds, tunes, firstFrames, failures, stalls, latePictures, droppedPictures, avOffset, audioUnderruns,
+        zapSeconds, tunes, firstFrames, failures, stalls, pictureFaults, latePictures, droppedPictures, avOffset, audioUnderruns,
         channelInfo, guideAge, uptime, residentMemory, cpuSeconds,
     ]
 

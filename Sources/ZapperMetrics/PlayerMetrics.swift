@@ -73,6 +73,9 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
             CoreMetrics.Counter(label: MetricCatalogue.failures.name, dimensions: [("reason", reason)], factory: factory).increment()
         case .stalled:
             stalls.increment()
+        case .frozen, .black:
+            let kind = event.name == .frozen ? "frozen" : "black"
+            CoreMetrics.Counter(label: MetricCatalogue.pictureFaults.name, dimensions: [("kind", kind)], factory: factory).increment()
         default:
             break
         }

@@ -156,9 +156,13 @@ extension Player {
                     scaleNanoseconds = DispatchTime.now().uptimeNanoseconds - scaleStart
                     if let heard { ports.meter?.presented(pictureTime: picture.time, clock: heard, dropped: picture.dropped) }
                     if awaitingFirstPicture {
+                        pictureWatch?.reset()
                         firstPicture = (playback.serial, picture.time)
-                    } else if playback.failures.recovers(segment: picture.segment) {
-                        log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
+                    } else {
+                        if playback.failures.recovers(segment: picture.segment) {
+                            log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
+                        }
+                        watchPicture(of: playback, now: now)
                     }
                     lastPictureAt = now
                     if options.traceFrames {

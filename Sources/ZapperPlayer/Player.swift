@@ -31,6 +31,8 @@ public final class Player {
         public var crashNotice: CrashNotice?
         /// Channels the panel's list leaves out (those the last `zapper check` found dead); still tunable.
         public var hiddenFromPanel: Set<Int> = []
+        /// The watch on the picture on screen (frozen or black: tuned again); nil: none.
+        public var pictureWatch: PictureWatch.Settings? = PictureWatch.Settings()
         public init() {}
     }
 
@@ -115,6 +117,8 @@ public final class Player {
     var awaitingFirstPicture: Bool { playback.map { tuner.loadingSerial == $0.serial } ?? false }
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
+    /// Whether the pictures coming show anything moving (`Player+PictureWatch`).
+    var pictureWatch: PictureWatch?
     /// The failure last written to the log, so the tuner's echo of it is not written twice.
     var loggedFailure: (serial: Int, failure: PlaybackFailure)?
     static let starvedAfterMilliseconds = 2500
@@ -133,6 +137,7 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
+        pictureWatch = options.pictureWatch.map { PictureWatch(settings: $0) }
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
