@@ -120,11 +120,9 @@ struct Zapper: ParsableCommand {
         HTTPFetcher.shared.blocksPrivateAddresses = settings.network.blockPrivateAddresses
     }
 
-    /// The monotonic clock when zapper started (the metrics' uptime).
-    nonisolated(unsafe) static var launched = SystemClock().monotonic
-
     func run() throws {
-        Self.launched = SystemClock().monotonic
+        // The metrics' uptime counts from here.
+        let launched = SystemClock().monotonic
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
             return
@@ -233,7 +231,7 @@ struct Zapper: ParsableCommand {
             try? store?.save(ended)
             throw error
         }
-        let fleet = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen) }
+        let fleet = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, launched: launched) }
         defer { fleet?.shutdown() }
         unblockStopSignals()
         Player.stopOnSignals()
@@ -248,12 +246,12 @@ struct Zapper: ParsableCommand {
 
     /// The metrics, counted from the player's events and served at GET /metrics on `address`.
     /// An address that cannot be bound is said, and the box plays on without them.
-    private func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?) -> FleetHTTPServer? {
+    private func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, launched: Double) -> FleetHTTPServer? {
         guard let address else { return nil }
         player.log.observe { event, _ in metrics.record(event) }
         var routes = FleetRoutes()
         let clock = SystemClock()
-        MetricsEndpoint.add(to: &routes, metrics: metrics, started: Self.launched, monotonic: { clock.monotonic },
+        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
                             guideLoadedAt: player.guideLoadedAt)
         do {
             let server = try FleetHTTPServer.start(address, routes: routes)
