@@ -18,28 +18,33 @@ public struct CataloguedMetricsFactory: MetricsFactory {
         return description
     }
 
+    /// The registry's name for the metric: the whole name (its unit is already part of it) and its help.
+    private func descriptor(_ description: MetricDescription) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: description.name, unitName: "", helpText: description.help)
+    }
+
     public func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
-        registry.makeCounter(name: label, labels: dimensions, help: described(label).help)
+        registry.makeCounter(descriptor: descriptor(described(label)), labels: dimensions)
     }
 
     public func makeFloatingPointCounter(label: String, dimensions: [(String, String)]) -> any FloatingPointCounterHandler {
-        registry.makeCounter(name: label, labels: dimensions, help: described(label).help)
+        registry.makeCounter(descriptor: descriptor(described(label)), labels: dimensions)
     }
 
     public func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
         let description = described(label)
-        guard aggregate else { return registry.makeGauge(name: label, labels: dimensions, help: description.help) }
-        return registry.makeValueHistogram(name: label, labels: dimensions, buckets: description.buckets, help: description.help)
+        guard aggregate else { return registry.makeGauge(descriptor: descriptor(description), labels: dimensions) }
+        return registry.makeValueHistogram(descriptor: descriptor(description), labels: dimensions, buckets: description.buckets)
     }
 
     public func makeMeter(label: String, dimensions: [(String, String)]) -> any MeterHandler {
-        registry.makeGauge(name: label, labels: dimensions, help: described(label).help)
+        registry.makeGauge(descriptor: descriptor(described(label)), labels: dimensions)
     }
 
     public func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
         let description = described(label)
         let buckets = description.buckets.map { Duration.nanoseconds(Int64(($0 * 1e9).rounded())) }
-        return registry.makeDurationHistogram(name: label, labels: dimensions, buckets: buckets, help: description.help)
+        return registry.makeDurationHistogram(descriptor: descriptor(description), labels: dimensions, buckets: buckets)
     }
 
     public func destroyCounter(_ handler: any CounterHandler) {

@@ -9,8 +9,7 @@ extension ZapperPlaybackTests {
     /// Starts zapper on the demo lineup with metrics on a free loopback port: channel 1, then CH+
     /// to channel 2 once 1 is on screen; it plays on until the test ends it.
     func zapperServingMetrics() async throws -> (zapper: LaunchedZapper, port: Int, config: URL) {
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-metrics-\(UUID().uuidString).toml")
-        try "[metrics]\nlisten = \"127.0.0.1:0\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let config = try metricsConfig()
         let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 1500
@@ -19,16 +18,30 @@ extension ZapperPlaybackTests {
             wait 120000
             quit
             """)
-        var port: Int?
-        let deadline = Date().addingTimeInterval(20)
-        while port == nil, Date() < deadline {
-            // "zapper: metrics: http://127.0.0.1:PORT/metrics"
-            port = zapper.stderrSoFar.split(separator: "\n").first { $0.contains("metrics: http://127.0.0.1:") }
-                .flatMap { $0.split(separator: ":").last?.split(separator: "/").first }.flatMap { Int($0) }
-            if port == nil { try await Task.sleep(for: .milliseconds(50)) }
-        }
+        let port = await metricsPort(of: zapper)
         #expect(await zapper.waitFor(.firstFrame, skipping: 1, seconds: 40), "\(zapper.stderrSoFar)")
         return (zapper, try #require(port, "no metrics address said: \(zapper.stderrSoFar)"), config)
+    }
+
+    /// The port a zapper started with `listen = "127.0.0.1:0"` says it serves metrics on (nil after 20 s).
+    func metricsPort(of zapper: LaunchedZapper) async -> Int? {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            // "zapper: metrics: http://127.0.0.1:PORT/metrics"
+            if let port = zapper.stderrSoFar.split(separator: "\n").first(where: { $0.contains("metrics: http://127.0.0.1:") })
+                .flatMap({ $0.split(separator: ":").last?.split(separator: "/").first }).flatMap({ Int($0) }) {
+                return port
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// A config file turning metrics on, on a free loopback port.
+    func metricsConfig() throws -> URL {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-metrics-\(UUID().uuidString).toml")
+        try "[metrics]\nlisten = \"127.0.0.1:0\"\n".write(to: config, atomically: true, encoding: .utf8)
+        return config
     }
 
     @Test func aScrapeOfTheRunningBinaryPassesPromtool() async throws {
