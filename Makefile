@@ -14,8 +14,9 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
-# screenshots (ffmpeg reads them), xdotool to type into the window (XTEST).
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates
+# screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for
+# the metrics tests (promtool check metrics, and a real server scraping zapper).
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv

@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit.git", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
@@ -76,6 +78,17 @@ let package = Package(
             "ZapperCore", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperGuide",
         ]),
 
+        // A fleet's view of the box: metrics (swift-metrics, exposed by swift-prometheus's registry)
+        // and the small HTTP listener (SwiftNIO) that serves them at GET /metrics.
+        .target(name: "ZapperMetrics", dependencies: [
+            "ZapperCore",
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         // The demo/test origin: a live HLS server on loopback, also over TLS (swift-nio-ssl)
         // with a certificate the test makes (AES-128 demo: swift-crypto).
         .target(name: "OriginKit", dependencies: [
@@ -89,7 +102,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS", "ZapperWindow",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [
@@ -113,6 +126,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"]),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
+        ]),
+        .testTarget(name: "MetricsTests", dependencies: [
+            "ZapperCore", "ZapperMetrics", "TestSupport", .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),

@@ -15,6 +15,7 @@ import Synchronization
 /// | `reset[=FRACTION]` | segments announce their full length, send FRACTION (default 0.5), then the TCP connection is reset |
 /// | `outage` | every request for the channel is answered by dropping the connection |
 /// | `delay=MS` | every request for the channel waits MS before its answer starts |
+/// | `freeze` | a segment's video is its first picture again and again, five a second (pictures keep coming, frozen) |
 public struct FaultSet: Equatable, Sendable {
     public var segment404 = false
     public var playlistStatus: Int?
@@ -24,6 +25,7 @@ public struct FaultSet: Equatable, Sendable {
     public var resetFraction: Double?
     public var outage = false
     public var delayMs = 0
+    public var freeze = false
 
     public init() {}
 
@@ -67,12 +69,13 @@ public struct FaultSet: Equatable, Sendable {
             case "truncate": truncateFraction = try fraction()
             case "reset": resetFraction = try fraction()
             case "outage": try noValue(); outage = true
+            case "freeze": try noValue(); freeze = true
             case "delay":
                 let ms = try number(Int.self, required: true)!
                 guard ms >= 0 else { throw OriginError.badFaultSpec("\"\(item)\": the delay must not be negative") }
                 delayMs = ms
             default:
-                throw OriginError.badFaultSpec("unknown fault \"\(kind)\" (known: segment-404, playlist-5xx, stall, bandwidth, truncate, reset, outage, delay)")
+                throw OriginError.badFaultSpec("unknown fault \"\(kind)\" (known: segment-404, playlist-5xx, stall, bandwidth, truncate, reset, outage, delay, freeze)")
             }
         }
     }
@@ -88,6 +91,7 @@ public struct FaultSet: Equatable, Sendable {
         if let resetFraction { items.append("reset=\(resetFraction)") }
         if outage { items.append("outage") }
         if delayMs > 0 { items.append("delay=\(delayMs)") }
+        if freeze { items.append("freeze") }
         return items.joined(separator: ",")
     }
 }
@@ -98,6 +102,8 @@ public final class FaultBoard: Sendable {
     private struct Entry {
         var faults: FaultSet
         var stalledAt: Double?
+        /// `freeze`: the picture repeated, by rendition (each is encoded apart).
+        var frozen: [String: [UInt8]] = [:]
     }
     private let entries = Mutex<[Int: Entry]>([:])
 
@@ -109,8 +115,9 @@ public final class FaultBoard: Sendable {
                 entries[channel] = nil
                 return
             }
-            let wasStalledAt = entries[channel]?.stalledAt
-            entries[channel] = Entry(faults: faults, stalledAt: faults.stall ? (wasStalledAt ?? now) : nil)
+            let was = entries[channel]
+            entries[channel] = Entry(faults: faults, stalledAt: faults.stall ? (was?.stalledAt ?? now) : nil,
+                                     frozen: faults.freeze ? was?.frozen ?? [:] : [:])
         }
     }
 
@@ -125,6 +132,17 @@ public final class FaultBoard: Sendable {
     /// The time a channel's playlists are written for: now, or when its stall began.
     public func playlistTime(channel: Int, now: Double) -> Double {
         entries.withLock { $0[channel]?.stalledAt ?? now }
+    }
+
+    /// The picture a frozen channel repeats in `rendition`: the one kept since the fault began,
+    /// else `first` (kept from now on).
+    public func frozenPicture(channel: Int, rendition: String, first: [UInt8]) -> [UInt8] {
+        entries.withLock { entries in
+            guard entries[channel] != nil else { return first }
+            if let kept = entries[channel]?.frozen[rendition] { return kept }
+            entries[channel]?.frozen[rendition] = first
+            return first
+        }
     }
 
     public var all: [Int: FaultSet] {

@@ -180,6 +180,10 @@ public final class OriginRouter: Sendable {
         } else if rest.count == 2 {
             resource = .segment
             reply = segment(channel, rendition: rest[0], file: rest[1], encrypted: encrypted)
+            if fault.freeze, !encrypted, reply.status == 200, reply.contentType == "video/mp2t" {
+                // Every segment from the fault's start repeats the first picture of the first one served.
+                reply.body = FrozenPicture.freeze(reply.body) { faults.frozenPicture(channel: channel.number, rendition: rest[0], first: $0) }
+            }
         } else {
             return .text(404, "not found")
         }

@@ -231,11 +231,13 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
             return first
         }
         var chosen: TimedPicture?
+        var passed = 0
         while let next = pictures.first, next.time <= time {
+            if chosen != nil { passed += 1 }
             chosen = pictures.removeFirst()
         }
         if chosen != nil { condition.broadcast() }
-        return chosen
+        return chosen?.dropping(passed)
     }
 
     /// Takes `frames` stereo frames of audio starting at `time`: older samples are

@@ -77,6 +77,10 @@ public final class ScreenCompositor: Screen {
     }
 
     public var videoLuma: Int { video.meanLuma() }
+
+    public var videoSignature: PictureSignature? {
+        video.pixels.withUnsafeBytes { PictureSignature.of($0, width: video.width, height: video.height, stride: video.stride) }
+    }
 }
 
 /// A picture of a kind the screen does not draw (a backend wired to another's screen).

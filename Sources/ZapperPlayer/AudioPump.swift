@@ -33,6 +33,10 @@ final class AudioPump: @unchecked Sendable {
     /// Fades last this long: no click when a channel starts or stops.
     static let fadeSeconds = 0.03
     private let onStarted: @Sendable (any ChannelStream) -> Void
+    /// Told when silence starts standing in for the playing channel's sound (once per run of it).
+    private let onUnderrun: @Sendable () -> Void
+    /// Silence stands in for the playing channel's sound now.
+    private var starved = false
     /// The monotonic clock the sound is paced on when no device holds it back.
     private let wallClock: any PlayerClock
     /// A period of silence (the pump's thread only).
@@ -44,8 +48,10 @@ final class AudioPump: @unchecked Sendable {
     /// `threaded`: a thread of its own writes to the device as it takes the sound; otherwise
     /// nothing is written until `step()` (a test on a virtual clock).
     init(openSound: (@Sendable () throws -> any PCMSink)?, clock: any PlayerClock, threaded: Bool = true,
-         onSound: @escaping @Sendable (SoundDevice.Change) -> Void, onStarted: @escaping @Sendable (any ChannelStream) -> Void) {
+         onSound: @escaping @Sendable (SoundDevice.Change) -> Void, onUnderrun: @escaping @Sendable () -> Void = {},
+         onStarted: @escaping @Sendable (any ChannelStream) -> Void) {
         self.onStarted = onStarted
+        self.onUnderrun = onUnderrun
         wallClock = clock
         guard threaded else {
             steppedDevice = SoundDevice(open: openSound, now: { clock.monotonic }, report: onSound)
@@ -76,6 +82,7 @@ final class AudioPump: @unchecked Sendable {
         framesWritten = 0
         soundFrames = 0
         started = false
+        starved = false
         lock.signal()
         lock.unlock()
     }
@@ -234,13 +241,18 @@ final class AudioPump: @unchecked Sendable {
 
     /// Moves the clock on by what was written (`lead` of it silence before the channel's sound).
     private func recordWrite(of frames: Int, at chunkTime: Double?, lead: Int, for playback: (any ChannelStream)?) {
+        var underrun = false
         lock.lock()
-        defer { lock.unlock() }
+        defer {
+            lock.unlock()
+            if underrun { onUnderrun() }
+        }
         guard self.origin != nil, self.playback === playback else { return }
         framesWritten += frames
         if let chunkTime {
             writtenUntil = chunkTime + Double(frames) / Double(sampleRate)
             soundFrames += frames - lead
+            starved = false
             if !started, let playback {
                 started = true
                 onStarted(playback)
@@ -248,6 +260,8 @@ final class AudioPump: @unchecked Sendable {
         } else if let written = writtenUntil {
             // An underrun: silence stands in, and the timeline moves on with it.
             writtenUntil = written + Double(frames) / Double(sampleRate)
+            underrun = playback != nil && !starved
+            starved = playback != nil
         }
     }
 

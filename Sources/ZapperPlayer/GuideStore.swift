@@ -18,6 +18,8 @@ final class GuideStore: @unchecked Sendable {
     private let loaded: @Sendable (Int, Bool) -> Void
     /// After a read that failed (or gave only the stale copy), the next comes this much sooner.
     static let retrySeconds = 120.0
+    /// When the guide kept was read (a stale copy: when its read was).
+    private var readAt: Date?
 
     init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock(),
          loaded: @escaping @Sendable (Int, Bool) -> Void = { _, _ in }) {
@@ -48,9 +50,15 @@ final class GuideStore: @unchecked Sendable {
             for problem in read.problems.prefix(5) { Player.say("guide: \(problem)") }
             let count = read.guide.programmeCount
             let stale = read.staleSince != nil
+            let now = clock.date
             let kept = lock.withLock {
                 // A stale copy only stands in for nothing: what this run read is newer.
-                guide = stale ? guide ?? read.guide : guide.map { $0.merging(read.guide, window: window) } ?? read.guide
+                if stale {
+                    if guide == nil { (guide, readAt) = (read.guide, read.staleSince) }
+                } else {
+                    guide = guide.map { $0.merging(read.guide, window: window) } ?? read.guide
+                    readAt = now
+                }
                 return guide?.programmeCount ?? 0
             }
             Player.say("guide: \(count) programmes from \(stale ? "the copy of the last good read" : loader.source)")
@@ -67,6 +75,9 @@ final class GuideStore: @unchecked Sendable {
         let shift = widestShift * 3600
         return GuideWindow(now: clock.date, past: 3600 + shift, ahead: 86_400 + shift)
     }
+
+    /// When the guide was last loaded (nil: never yet).
+    var loadedAt: Date? { lock.withLock { readAt } }
 
     /// Now and next on a channel, as the card and the banner show them.
     func lines(for channel: LineupChannel?, at date: Date) -> (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?) {

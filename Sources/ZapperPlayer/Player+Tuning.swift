@@ -148,16 +148,22 @@ extension Player {
         var scaleNanoseconds: UInt64 = 0
         if let playback, watchForStarvation(playback, now: now) {
             // A picture is due when its time falls before the middle of this vblank's interval.
-            let clock = awaitingFirstPicture ? nil : audio.clock.map { $0 + 0.5 / 60 }
+            let heard = awaitingFirstPicture ? nil : audio.clock
+            let clock = heard.map { $0 + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
                 do {
                     let scaleStart = DispatchTime.now().uptimeNanoseconds
                     try screen.show(picture.picture)
                     scaleNanoseconds = DispatchTime.now().uptimeNanoseconds - scaleStart
+                    if let heard { ports.meter?.presented(pictureTime: picture.time, clock: heard, dropped: picture.dropped) }
                     if awaitingFirstPicture {
+                        pictureWatch?.reset()
                         firstPicture = (playback.serial, picture.time)
-                    } else if playback.failures.recovers(segment: picture.segment) {
-                        log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
+                    } else {
+                        if playback.failures.recovers(segment: picture.segment) {
+                            log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
+                        }
+                        watchPicture(of: playback, now: now)
                     }
                     lastPictureAt = now
                     if options.traceFrames {

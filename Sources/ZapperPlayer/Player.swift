@@ -33,6 +33,8 @@ public final class Player {
         public var timeZone = TimeZone.current
         /// Channels the panel's list leaves out (those the last `zapper check` found dead); still tunable.
         public var hiddenFromPanel: Set<Int> = []
+        /// The watch on the picture on screen (frozen or black: tuned again); nil: none.
+        public var pictureWatch: PictureWatch.Settings? = PictureWatch.Settings()
         public init() {}
     }
 
@@ -138,6 +140,8 @@ public final class Player {
     var awaitingFirstPicture: Bool { playback.map { tuner.loadingSerial == $0.serial } ?? false }
     /// When the playing channel's last picture came.
     var lastPictureAt = 0
+    /// Whether the pictures coming show anything moving (`Player+PictureWatch`).
+    var pictureWatch: PictureWatch?
     /// The failure last written to the log, so the tuner's echo of it is not written twice.
     var loggedFailure: (serial: Int, failure: PlaybackFailure)?
     static let starvedAfterMilliseconds = 2500
@@ -156,6 +160,7 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
+        pictureWatch = options.pictureWatch.map { PictureWatch(settings: $0) }
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
@@ -181,7 +186,7 @@ public final class Player {
                 if case .back = change { log.emit(.soundBack) }
                 Self.say("sound: \(sink), \(sink.sampleRate) Hz, \(sink.bufferFrames * 1000 / max(sink.sampleRate, 1)) ms buffer")
             }
-        }) { playback in
+        }, onUnderrun: { [meter = ports.meter] in meter?.audioUnderrun() }) { playback in
             log.emit(.audioStarted(channel: playback.channel.number))
         }
         _ = audio.setLevel(volume: options.state.volume, muted: options.state.muted || options.config.signage.startMuted)

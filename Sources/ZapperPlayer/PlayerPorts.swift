@@ -20,10 +20,13 @@ public struct PlayerPorts {
     public var audioThread: Bool
     /// The TV's power (HDMI-CEC), for the schedule's standby (nil: none).
     public var tvPower: (any TVPower)?
+    /// Counts pictures and sound as they play, for metrics (nil: nobody counts).
+    public var meter: (any PlaybackMeter)?
 
     public init(channels: any ChannelSource, screen: any Screen, logos: any ByteLoader, guide: (any GuideLoader)? = nil,
                 verifyPIN: @escaping @Sendable (String, String) -> Bool, stateStore: (any StateSaving)? = nil,
-                clock: any PlayerClock = SystemClock(), audioThread: Bool = true, tvPower: (any TVPower)? = nil) {
+                clock: any PlayerClock = SystemClock(), audioThread: Bool = true, tvPower: (any TVPower)? = nil,
+                meter: (any PlaybackMeter)? = nil) {
         self.tvPower = tvPower
         self.channels = channels
         self.screen = screen
@@ -33,5 +36,6 @@ public struct PlayerPorts {
         self.stateStore = stateStore
         self.clock = clock
         self.audioThread = audioThread
+        self.meter = meter
     }
 }

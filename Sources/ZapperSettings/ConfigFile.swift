@@ -77,6 +77,11 @@ import ZapperCore
 /// to = "09:00"
 /// channel = 1
 /// volume = 40
+///
+/// [metrics]
+/// # Serve Prometheus metrics at GET /metrics on this address (IPv4, [IPv6] or localhost, and a
+/// # port; 0 takes a free one). Leave it out: no metrics are served.
+/// listen = "127.0.0.1:9464"
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
@@ -133,7 +138,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network", "sound", "schedule"])
+                                              "parental", "signage", "network", "sound", "schedule", "metrics"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -206,6 +211,7 @@ public enum ConfigFile {
             }
             readSound(root, into: &config)
             readSchedule(root, into: &config)
+            readMetrics(root, into: &config)
             return config
         }
 

@@ -14,7 +14,7 @@ struct ZapperOrigin: AsyncParsableCommand {
               curl -X PUT -d 'delay=3000' http://127.0.0.1:8600/control/faults/N
               curl -X DELETE http://127.0.0.1:8600/control/faults/N
             SPEC is a comma-separated list of: segment-404, playlist-5xx[=CODE], stall, bandwidth=BYTES_PER_S,
-            truncate[=FRACTION], reset[=FRACTION], outage, delay=MS.
+            truncate[=FRACTION], reset[=FRACTION], outage, delay=MS, freeze.
             """)
 
     @Option(help: "TCP port on 127.0.0.1 (0 picks a free one).")

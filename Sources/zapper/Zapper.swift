@@ -7,6 +7,7 @@ import ZapperDisplay
 import ZapperEngine
 import ZapperHLS
 import ZapperInput
+import ZapperMetrics
 import ZapperPlayer
 import ZapperSettings
 import ZapperWindow
@@ -120,6 +121,8 @@ struct Zapper: ParsableCommand {
     }
 
     func run() throws {
+        // The metrics' uptime counts from here.
+        let launched = SystemClock().monotonic
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
             return
@@ -216,12 +219,13 @@ struct Zapper: ParsableCommand {
         options.crashNotice = start.notice
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
+        let metrics = settings.metricsListen.map { _ in PlayerMetrics() }
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
                                         sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
-                                    tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil)
+                                    tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
         } catch {
             var ended = start.state
@@ -229,6 +233,8 @@ struct Zapper: ParsableCommand {
             try? store?.save(ended)
             throw error
         }
+        let fleet = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, launched: launched) }
+        defer { fleet?.shutdown() }
         unblockStopSignals()
         Player.stopOnSignals()
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
@@ -238,6 +244,25 @@ struct Zapper: ParsableCommand {
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The metrics, counted from the player's events and served at GET /metrics on `address`.
+    /// An address that cannot be bound is said, and the box plays on without them.
+    private func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, launched: Double) -> FleetHTTPServer? {
+        guard let address else { return nil }
+        player.log.observe { event, _ in metrics.record(event) }
+        var routes = FleetRoutes()
+        let clock = SystemClock()
+        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
+                            guideLoadedAt: player.guideLoadedAt)
+        do {
+            let server = try FleetHTTPServer.start(address, routes: routes)
+            say("metrics: http://\(ListenAddress(host: address.host, port: server.port))/metrics")
+            return server
+        } catch {
+            say("metrics: cannot listen on \(address) (\(error)); no metrics are served")
+            return nil
+        }
     }
 
     /// KMS when asked for, or when `auto` finds a device; else a window when asked for, or when

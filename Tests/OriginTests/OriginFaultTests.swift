@@ -163,5 +163,36 @@ extension OriginOverHTTP {
         #expect(try RawHTTPConnection.fetch(port: second.port, "DELETE", "/control/faults/2").status == 200)
         #expect(try RawHTTPConnection.fetch(port: second.port, "GET", "/ch/2/240p/\(last)").status == 200)
     }
+
+    /// `freeze`: a segment's pictures are its first again and again, one for every fifth picture, at
+    /// their times; the sound is untouched.
+    @Test func freezeRepeatsTheSegmentsFirstPicture() throws {
+        let segment = try newestSegment(1)
+        let moving = try get(segment)
+        #expect(try control("PUT", 1, "freeze").status == 200)
+        let frozen = try get(segment)
+        // Another segment repeats the same picture (the one from when the freeze began).
+        let next = segment.replacingOccurrences(of: "/\(segment.split(separator: "/").last!)", with: "/\(Int(segment.split(separator: "/").last!.dropLast(3))! - 1).ts")
+        let later = try get(next)
+        #expect(try control("DELETE", 1).status == 200)
+        #expect(moving.status == 200 && frozen.status == 200)
+        func frames(_ body: [UInt8], _ stream: String) throws -> [Substring] {
+            let file = try Tool.temporaryFile(body, suffix: ".ts")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let run = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-map", "0:\(stream)", "-f", "framemd5", "-"])
+            #expect(run.status == 0, "\(run.stderr)")
+            // "stream, dts, pts, duration, size, md5"
+            return String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let before = try frames(moving.body, "v")
+        let after = try frames(frozen.body, "v")
+        #expect(before.count >= 48 && after.count == (before.count + 4) / 5, "\(before.count) pictures, then \(after.count)")
+        #expect(Set(before.compactMap { $0.split(separator: ",").last }).count > 10)
+        #expect(Set(after.compactMap { $0.split(separator: ",").last }).count == 1, "every picture the same")
+        #expect(later.status == 200)
+        let laterPictures = try frames(later.body, "v").compactMap { $0.split(separator: ",").last }
+        #expect(!laterPictures.isEmpty && laterPictures.allSatisfy { $0 == after.first?.split(separator: ",").last })
+        #expect(try frames(frozen.body, "a") == frames(moving.body, "a"), "the sound as it was")
+    }
 }
 }

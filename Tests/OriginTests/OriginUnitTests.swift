@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite struct FaultSpecTests {
     @Test func parsesEveryKindAndRoundTrips() throws {
-        let set = try FaultSet(spec: "segment-404, playlist-5xx=502,stall,bandwidth=200000,truncate=0.25,reset,outage,delay=3000")
+        let set = try FaultSet(spec: "segment-404, playlist-5xx=502,stall,bandwidth=200000,truncate=0.25,reset,outage,delay=3000,freeze")
         #expect(set.segment404)
         #expect(set.playlistStatus == 502)
         #expect(set.stall)
@@ -14,6 +14,7 @@ import TestSupport
         #expect(set.resetFraction == 0.5)
         #expect(set.outage)
         #expect(set.delayMs == 3000)
+        #expect(set.freeze)
         #expect(try FaultSet(spec: set.spec) == set)
         #expect(try FaultSet(spec: "playlist-5xx").playlistStatus == 503)
         #expect(try FaultSet(spec: "").isEmpty)

@@ -77,6 +77,9 @@ final class LaunchedZapper {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
+    /// What it has said on stderr so far.
+    var stderrSoFar: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+
     /// The events written so far.
     var events: [[String: Any]] { Self.events(at: eventsURL) }
 

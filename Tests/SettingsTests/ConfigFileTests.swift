@@ -26,6 +26,18 @@ import ZapperCore
         #expect(config.parental.pinHash?.hasPrefix("sha256:50000:") == true)
         #expect(config.parental.pinLength == 4 && config.parental.unlockTimeout == 14400)
         #expect(config.signage == ZapperConfig.Signage())
+        #expect(config.metricsListen == ListenAddress(host: "127.0.0.1", port: 9464))
+    }
+
+    @Test func metricsAreOffUnlessTheirAddressIsGivenAndABadOneIsNamed() throws {
+        #expect(try ConfigFile.parse("", file: "z.toml").metricsListen == nil)
+        #expect(try ConfigFile.parse("[metrics]\n", file: "z.toml").metricsListen == nil)
+        #expect(try ConfigFile.parse("[metrics]\nlisten = \"[::1]:0\"\n", file: "z.toml").metricsListen == ListenAddress(host: "::1", port: 0))
+        #expect(problems("[metrics]\nlisten = \"127.0.0.1:99999\"\n")
+            == "/etc/zapper/zapper.toml:2: metrics.listen: \"99999\" is not a port (0 to 65535)")
+        #expect(problems("[metrics]\nlisten = \"box.example:9464\"\n").contains("metrics.listen: \"box.example\" is not an IP address"))
+        #expect(problems("[metrics]\nlisten = 9464\n").contains("metrics.listen: expected a string, found integer"))
+        #expect(problems("[metrics]\nport = 9464\n").contains("metrics.port: unknown key (known: listen)"))
     }
 
     @Test func anEmptyFileGivesTheDefaults() throws {
@@ -122,7 +134,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, network, parental, schedule, signage, sound)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, metrics, network, parental, schedule, signage, sound)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

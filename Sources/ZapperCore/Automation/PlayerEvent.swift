@@ -14,6 +14,10 @@ public enum PlayerEvent: Sendable, Equatable {
     case sourceFailover(channel: Int, from: Int, to: Int, reason: String)
     /// No new picture for `seconds`: the channel is tuned again.
     case stalled(channel: Int, seconds: Int)
+    /// New pictures kept coming, the same for `seconds` (`PictureWatch`): the channel is tuned again.
+    case frozen(channel: Int, seconds: Int)
+    /// New pictures kept coming, black for `seconds` (`PictureWatch`): the channel is tuned again.
+    case black(channel: Int, seconds: Int)
     case soundLost(reason: String)
     case soundBack
     /// `said`: also on stderr (a track's first failed segment; a playlist retried every few seconds is the log's only).
@@ -80,6 +84,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case .loadRecovered: .loadRecovered
         case .sourceFailover: .sourceFailover
         case .stalled: .stalled
+        case .frozen: .frozen
+        case .black: .black
         case .soundLost: .soundLost
         case .soundBack: .soundBack
         case .subtitlesFailed: .subtitlesFailed
@@ -123,7 +129,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .loadRecovered(channel, gap): [("channel", .int(channel)), ("gap_ms", .int(gap))]
         case let .sourceFailover(channel, from, to, reason):
             [("channel", .int(channel)), ("from", .int(from)), ("to", .int(to)), ("reason", .string(reason))]
-        case let .stalled(channel, seconds): [("channel", .int(channel)), ("seconds", .int(seconds))]
+        case let .stalled(channel, seconds), let .frozen(channel, seconds), let .black(channel, seconds):
+            [("channel", .int(channel)), ("seconds", .int(seconds))]
         case let .soundLost(reason): [("reason", .string(reason))]
         case .soundBack: []
         case let .subtitlesFailed(channel, error, _): [("channel", .int(channel)), ("error", .string(error))]
@@ -166,6 +173,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .audioStarted(channel): "sound of \(channel) started"
         case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
+        case let .frozen(channel, seconds): "channel \(channel): the picture has not changed for \(seconds) s; tuning it again"
+        case let .black(channel, seconds): "channel \(channel): the picture has been black for \(seconds) s; tuning it again"
         case let .sourceFailover(channel, from, to, reason): "channel \(channel): source \(from) failed (\(reason)); trying source \(to)"
         case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
         case let .subtitlesFailed(channel, error, said) where said: "channel \(channel): subtitles: \(error)"
@@ -180,7 +189,8 @@ public enum PlayerEvent: Sendable, Equatable {
 
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
-    case key, tune, stalled, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite, reminder, schedule, standby
+    case key, tune, stalled, frozen, black, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
+    case reminder, schedule, standby
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

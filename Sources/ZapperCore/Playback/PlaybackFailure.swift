@@ -14,6 +14,10 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case stalled
         /// The picture on screen stopped: no new one for `TunerSettings.stallAfter`.
         case frozen
+        /// Pictures keep coming but show the same thing (`PictureWatch`).
+        case frozenPicture
+        /// Pictures keep coming but are black (`PictureWatch`).
+        case blackPicture
         /// A body shorter than it said, or a segment holding much less than its playlist says.
         case truncated
         /// More bytes than the limit for that resource.
@@ -34,6 +38,9 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case noSuchChannel(Int)
         /// Anything else (the detail says what).
         case other
+
+        /// What has a playing channel tuned again (`TunerInput.failed`): its picture stopped, froze or went black.
+        public var retunesWhilePlaying: Bool { self == .frozen || self == .frozenPicture || self == .blackPicture }
     }
 
     public var kind: Kind
@@ -70,6 +77,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .timeout: "The channel is not responding"
         case .unreachable: "The channel cannot be reached"
         case .stalled, .frozen: "The channel stopped sending"
+        case .frozenPicture: "The channel's picture froze"
+        case .blackPicture: "The channel's picture is black"
         case .noPicture: "No picture from the channel"
         case .refused: "The channel's address is not allowed"
         case .certificate(let problem): problem.words
@@ -86,6 +95,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .timeout: "timeout"
         case .stalled: "stalled"
         case .frozen: "frozen"
+        case .frozenPicture: "frozen-picture"
+        case .blackPicture: "black-picture"
         case .truncated: "truncated"
         case .tooLarge: "too-large"
         case .invalid: "invalid"

@@ -65,11 +65,19 @@ public struct TimedPicture {
     public let time: Double
     public let picture: any VideoPicture
     public let segment: Int
+    /// Pictures due before this one that were dropped unseen to reach it.
+    public let dropped: Int
 
-    public init(time: Double, picture: any VideoPicture, segment: Int) {
+    public init(time: Double, picture: any VideoPicture, segment: Int, dropped: Int = 0) {
         self.time = time
         self.picture = picture
         self.segment = segment
+        self.dropped = dropped
+    }
+
+    /// The same picture, counted as reached past `count` older ones.
+    public func dropping(_ count: Int) -> TimedPicture {
+        TimedPicture(time: time, picture: picture, segment: segment, dropped: count)
     }
 }
 

@@ -15,4 +15,6 @@ public protocol Screen: AnyObject {
     func snapshot(to path: String) throws
     /// Mean brightness of the picture (0…255; for `--trace-frames`).
     var videoLuma: Int { get }
+    /// A cheap fingerprint of the picture under the overlay (`PictureWatch`); nil before any.
+    var videoSignature: PictureSignature? { get }
 }

@@ -26,6 +26,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var schedule: [ScheduleEntry] = []
     /// Even loudness (`[sound]`).
     public var loudness = Leveller.Settings()
+    /// The Prometheus metrics' listener (`[metrics] listen`); nil: no metrics are served.
+    public var metricsListen: ListenAddress?
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

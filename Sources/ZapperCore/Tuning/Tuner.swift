@@ -209,7 +209,7 @@ public struct Tuner: Sendable {
         case .failed(let serial, let failure):
             if let tune = active, tune.serial == serial {
                 fail(tune, failure, result: .failed, now: now, &out)
-            } else if failure.kind == .frozen {
+            } else if failure.kind.retunesWhilePlaying {
                 stalled(serial: serial, failure, now: now, &out)
             }
         }

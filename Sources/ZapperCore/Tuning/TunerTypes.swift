@@ -49,7 +49,7 @@ public enum TunerInput: Sendable, Equatable {
     case tuneSucceeded(serial: Int)
     /// Tune `serial` reports a failure, whoever found it (the engine, the player's watch).
     /// While it loads, the tune fails. Once it plays, a `.frozen` failure (no new picture for
-    /// `TunerSettings.stallAfter`) has it tuned again, at once the first time, then with
+    /// `TunerSettings.stallAfter`), or a frozen or black picture (`PictureWatch`), has it tuned again, at once the first time, then with
     /// backoff; other failures of a playing tune leave it playing (what arrived still plays).
     case failed(serial: Int, PlaybackFailure)
     /// Time passed; deliver at `Tuner.nextDeadline`.

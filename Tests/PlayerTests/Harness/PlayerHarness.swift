@@ -24,6 +24,7 @@ final class PlayerHarness {
     /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`; a channel
     /// with backups has them as its further sources, and `tvg-id` "chN".
     init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true, guide: (any GuideLoader)? = nil, tvPower: (any TVPower)? = nil,
+         meter: (any PlaybackMeter)? = nil,
          configure: (inout Player.Options) -> Void = { _ in }) throws {
         let lineup = scripts.enumerated().map { index, script in
             LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: ChannelScript.url(channel: index + 1),
@@ -41,7 +42,8 @@ final class PlayerHarness {
         options.openSound = sound ? { @Sendable () throws -> any PCMSink in sink } : nil
         configure(&options)
         let ports = PlayerPorts(channels: source, screen: ScreenCompositor(output: display), logos: NoLogos(), guide: guide,
-                                verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false, tvPower: tvPower)
+                                verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false, tvPower: tvPower,
+                                meter: meter)
         player = try Player(lineup: lineup, start: start, ports: ports, options: options)
     }
 

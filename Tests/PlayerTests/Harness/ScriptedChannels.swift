@@ -19,6 +19,12 @@ struct ChannelScript: Sendable {
     var picturesStopAfter: Int?
     var stallingTunes = 1...Int.max
     var framesPerSecond = 25.0
+    /// Its sound stops this long after the first picture (the pictures go on).
+    var soundStopsAfter: Int?
+    /// Its pictures (which otherwise move: every other one a shade lighter) repeat one picture,
+    /// or turn black, this long after the first one, in the tunes counted in `stallingTunes`.
+    var pictureFreezesAfter: Int?
+    var pictureBlackAfter: Int?
     /// The channel's further sources (`LineupChannel.backups`), each behaving as scripted.
     var backups: [ChannelScript] = []
 
@@ -94,6 +100,9 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     private var lastTime = -1.0
     private var stopped = false
     private let frame: Frame
+    /// Every other picture: the colour a shade lighter (the picture moves, its colour stays).
+    private let shade: Frame
+    private let black: Frame
 
     init(channel: LineupChannel, serial: Int?, script: ChannelScript, clock: VirtualClock, report: @escaping ChannelReport,
          countTune: @escaping () -> Int) {
@@ -104,6 +113,9 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
         self.report = report
         self.countTune = countTune
         frame = try! Frame.solid(width: 64, height: 36, red: script.colour.red, green: script.colour.green, blue: script.colour.blue)
+        shade = try! Frame.solid(width: 64, height: 36, red: min(255, script.colour.red + 4), green: min(255, script.colour.green + 4),
+                                 blue: min(255, script.colour.blue + 4))
+        black = try! Frame.solid(width: 64, height: 36, red: 16, green: 16, blue: 16)
     }
 
     var serial: Int { lock.withLock { tuneSerial ?? 0 } }
@@ -155,15 +167,27 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
             }
             let due = (time * script.framesPerSecond).rounded(.down) / script.framesPerSecond
             guard due > lastTime else { return nil }
+            // The pictures between the last one shown and this one were due too: dropped unseen.
+            let passed = max(0, Int(((due - lastTime) * script.framesPerSecond).rounded()) - 1)
             lastTime = due
-            return TimedPicture(time: due, picture: frame, segment: 1 + Int(due / 2))
+            let since = firstShownAt.map { (now - $0) * 1000 } ?? 0
+            let stalling = script.stallingTunes.contains(tuneNumber)
+            let picture: Frame = if let after = script.pictureBlackAfter, stalling, since > Double(after) {
+                black
+            } else if let after = script.pictureFreezesAfter, stalling, since > Double(after) {
+                frame
+            } else {
+                Int((due * script.framesPerSecond).rounded()) % 2 == 0 ? frame : shade
+            }
+            return TimedPicture(time: due, picture: picture, segment: 1 + Int(due / 2), dropped: passed)
         }
     }
 
     func takeAudio(frames: Int, from time: Double) -> AudioTake? {
         lock.withLock {
             // Sound from the first picture on; after a stop too, for the fade-out.
-            guard firstShownAt != nil else { return nil }
+            guard let firstShownAt else { return nil }
+            if let stop = script.soundStopsAfter, clock.monotonic > firstShownAt + Double(stop) / 1000 { return nil }
             guard let hz = script.soundHz else {
                 return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
             }

@@ -13,6 +13,8 @@ struct PlaybackFailureTests {
         (.timeout, "The channel is not responding"),
         (.stalled, "The channel stopped sending"),
         (.frozen, "The channel stopped sending"),
+        (.frozenPicture, "The channel's picture froze"),
+        (.blackPicture, "The channel's picture is black"),
         (.noPicture, "No picture from the channel"),
         (.refused, "The channel's address is not allowed"),
         (.noSuchChannel(13), "No channel 13"),
@@ -27,6 +29,8 @@ struct PlaybackFailureTests {
         #expect(PlaybackFailure(.http(status: 404), "x").name == "http-404")
         #expect(PlaybackFailure(.noPicture, "x").name == "no-picture")
         #expect(PlaybackFailure(.tooLarge, "x").name == "too-large")
+        #expect(PlaybackFailure(.frozenPicture, "x").name == "frozen-picture")
+        #expect(PlaybackFailure(.blackPicture, "x").name == "black-picture")
     }
 
     struct Typed: PlaybackFailureConvertible {

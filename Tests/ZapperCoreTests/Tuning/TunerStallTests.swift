@@ -34,6 +34,18 @@ import Testing
         #expect(startedSerial(later) == 5)
     }
 
+    /// The picture watch's failures retune a playing channel as a stall does; other failures of a playing tune do not.
+    @Test(arguments: [PlaybackFailure.Kind.frozenPicture, .blackPicture])
+    func aFrozenOrBlackPictureRetunesLikeAStall(kind: PlaybackFailure.Kind) {
+        var (tuner, _) = startedTuner()
+        _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
+        let failure = PlaybackFailure(kind, "the picture watch")
+        #expect(tuner.handle(.failed(serial: 1, failure), now: 10_000)
+            == [.loadFailed(channel: 2, serial: 1, failure: failure), .interstitialShown(channel: 2), .startTune(channel: 2, serial: 2, reason: .retry)])
+        _ = tuner.handle(.tuneSucceeded(serial: 2), now: 10_400)
+        #expect(tuner.handle(.failed(serial: 2, PlaybackFailure(.decode, "a bad segment")), now: 12_000).isEmpty)
+    }
+
     @Test func aStallOfAnotherTuneOrWhileLoadingIsIgnored() {
         var (tuner, _) = startedTuner()
         _ = tuner.handle(.tuneSucceeded(serial: 1), now: 9_500)

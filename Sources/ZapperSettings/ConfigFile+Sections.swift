@@ -20,3 +20,16 @@ extension ConfigFile.Reader {
         config.loudness.target = target
     }
 }
+
+extension ConfigFile.Reader {
+    /// `[metrics]`: where Prometheus metrics are served (`listen`); absent: none.
+    mutating func readMetrics(_ root: TOMLTable, into config: inout ZapperConfig) {
+        guard let metrics = subtable(root, "metrics") else { return }
+        check(metrics, section: "metrics", known: ["listen"])
+        guard let listen = string(metrics, "listen", section: "metrics") else { return }
+        switch ListenAddress.parse(listen) {
+        case .success(let address): config.metricsListen = address
+        case .failure(let rejection): fail("listen", "metrics", "\(rejection)")
+        }
+    }
+}
