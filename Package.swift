@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -47,6 +48,9 @@ let package = Package(
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
         // A window on a desktop (SDL2) as the display, its keyboard as an input.
         .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
+
+        // A fleet's MQTT broker (Home Assistant): libmosquitto's client on its own thread.
+        .target(name: "ZapperMQTT", dependencies: ["CMosquitto", "ZapperCore"]),
 
         // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
@@ -89,7 +93,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS", "ZapperWindow",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMQTT",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [

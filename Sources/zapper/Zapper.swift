@@ -7,6 +7,7 @@ import ZapperDisplay
 import ZapperEngine
 import ZapperHLS
 import ZapperInput
+import ZapperMQTT
 import ZapperPlayer
 import ZapperSettings
 import ZapperWindow
@@ -216,11 +217,13 @@ struct Zapper: ParsableCommand {
         options.crashNotice = start.notice
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
+        let fleet: FleetLink?
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(sources: guideSources),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
+            fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
             var ended = start.state
             ended.running = false
@@ -233,8 +236,10 @@ struct Zapper: ParsableCommand {
         // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
         (output as? WindowDisplay)?.onKey = player.keySink
         let code = player.run()
+        fleet?.stop()
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
+        if Player.reloadRequested { Fleet.startAgain() }
         if code != 0 { throw ExitCode(code) }
     }
 

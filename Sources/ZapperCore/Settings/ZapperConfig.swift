@@ -22,6 +22,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var parental: Parental
     public var signage: Signage
     public var network = Network()
+    /// `[mqtt]`: the broker a fleet (Home Assistant) reaches the box through; nil: none.
+    public var mqtt: MQTTSettings?
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {
