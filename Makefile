@@ -11,11 +11,12 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
-# screenshots (ffmpeg reads them), xdotool to type into the window (XTEST).
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates
+# screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); a Mosquitto
+# broker and its clients for the MQTT tests.
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates mosquitto mosquitto-clients
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv

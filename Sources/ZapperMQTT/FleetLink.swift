@@ -65,12 +65,11 @@ public final class FleetLink: Sendable {
                     return
                 }
                 flags.connected.store(true, ordering: .sequentiallyConsistent)
+                flags.lastFailure.withLock { $0 = nil }
                 outbox.post(.connected)
-            }, disconnected: { code in
-                let was = flags.connected.exchange(false, ordering: .sequentiallyConsistent)
-                if code != 0, was {
-                    hooks.say("mqtt: connection to \(broker) lost (\(MosquittoLibrary.words(code))); reconnecting with backoff")
-                }
+            }, disconnected: { _ in
+                // The network thread says why and when it tries again.
+                flags.connected.store(false, ordering: .sequentiallyConsistent)
             }, message: { [weak self] topic, payload, retained in
                 self?.received(topic: topic, payload: payload, retained: retained)
             }))
@@ -78,15 +77,17 @@ public final class FleetLink: Sendable {
     }
 
     /// Connects (on libmosquitto's thread, retrying with backoff) and starts publishing.
-    public func start() throws(MosquittoError) {
+    public func start() {
         Thread { [self] in
             publishLoop()
             publisherDone.signal()
         }.start()
-        let broker = settings.broker
+        let broker = settings.broker, hooks = self.hooks, flags = self.flags
         guard let client = client.withLock({ $0 }) else { return }
-        if let first = try client.start(host: broker.host, port: broker.port) {
-            hooks.say("mqtt: \(broker): \(first.message); trying again with backoff")
+        client.start(host: broker.host, port: broker.port) { error, seconds in
+            // Said when it differs from the last failure said (not at every attempt of a long outage).
+            guard flags.lastFailure.withLock({ last in defer { last = error.message }; return last != error.message }) else { return }
+            hooks.say("mqtt: \(error); trying again in \(seconds) s, then backing off to 60 s")
         }
         hooks.say("mqtt: \(broker) as \(topics.base)")
     }
@@ -260,4 +261,6 @@ private final class Flags: Sendable {
     let connected = Atomic<Bool>(false)
     let waiting = Atomic<Int>(0)
     let screenshotBusy = Atomic<Bool>(false)
+    /// The last connection failure said (nil once connected).
+    let lastFailure = Mutex<String?>(nil)
 }

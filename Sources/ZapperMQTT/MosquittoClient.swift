@@ -2,10 +2,12 @@ import CMosquitto
 import Foundation
 import Synchronization
 
-/// One libmosquitto client: its network runs on libmosquitto's own thread
-/// (`mosquitto_loop_start`), which connects, keeps the connection alive, reconnects with
-/// exponential backoff when it drops, and calls the handlers. `publish` and `subscribe`
-/// only queue a packet for that thread: they never wait for the network.
+/// One libmosquitto client: its network runs on a thread of its own (`mosquitto_loop`), which
+/// resolves the broker's name, connects, keeps the connection alive, reconnects with a backoff
+/// from 1 s doubling to 60 s when it cannot connect or the connection drops, and calls the
+/// handlers. (libmosquitto's own `mosquitto_loop_start` thread never came back after a first
+/// connection was refused, in 2.0.11: its backoff slept on.) `publish` and `subscribe` only queue
+/// a packet and wake that thread (threaded mode): they never wait for the network.
 final class MosquittoClient: @unchecked Sendable {
     struct Handlers: Sendable {
         /// The broker's CONNACK: 0 (accepted) or its refusal code.
@@ -29,10 +31,14 @@ final class MosquittoClient: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Retained until deinit: libmosquitto holds its address as the callbacks' user data.
     private let context: Unmanaged<Box>
-    private let running = Mutex(false)
+    private let stopping = Atomic<Bool>(false)
+    private let ended = DispatchSemaphore(value: 0)
+    private let started = Atomic<Bool>(false)
 
     final class Box: Sendable {
         let handlers: Handlers
+        /// Set when the broker accepted a connection: the backoff starts again from 1 s.
+        let accepted = Atomic<Bool>(false)
         init(_ handlers: Handlers) { self.handlers = handlers }
     }
 
@@ -61,9 +67,11 @@ final class MosquittoClient: @unchecked Sendable {
                 try MosquittoError.check("mosquitto_tls_set(\(caFile))", mosquitto_tls_set(handle, caFile, nil, nil, nil, nil))
             }
         }
-        try MosquittoError.check("mosquitto_reconnect_delay_set", mosquitto_reconnect_delay_set(handle, 1, 60, true))
+        try MosquittoError.check("mosquitto_threaded_set", mosquitto_threaded_set(handle, true))
         mosquitto_connect_callback_set(handle) { _, user, code in
-            user.map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }?.handlers.connected(code)
+            guard let box = user.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }) else { return }
+            if code == 0 { box.accepted.store(true, ordering: .sequentiallyConsistent) }
+            box.handlers.connected(code)
         }
         mosquitto_disconnect_callback_set(handle) { _, user, code in
             user.map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }?.handlers.disconnected(code)
@@ -76,14 +84,46 @@ final class MosquittoClient: @unchecked Sendable {
         }
     }
 
-    /// Starts the network thread and the first connection attempt. A first attempt that fails
-    /// at once (no route, refused) is returned, but the thread goes on trying with backoff.
-    func start(host: String, port: Int, keepaliveSeconds: Int32 = 30) throws(MosquittoError) -> MosquittoError? {
-        let first = mosquitto_connect_async(handle, host, Int32(port), keepaliveSeconds)
-        if first == Int32(MOSQ_ERR_INVAL.rawValue) { throw MosquittoError("mosquitto_connect_async(\(host):\(port))", code: first) }
-        try MosquittoError.check("mosquitto_loop_start", mosquitto_loop_start(handle))
-        running.withLock { $0 = true }
-        return first == Int32(MOSQ_ERR_SUCCESS.rawValue) ? nil : MosquittoError("connect to \(host):\(port)", code: first)
+    /// Starts the network thread, which makes the first connection attempt; `failed` is told
+    /// each attempt that fails, and the seconds until the next.
+    func start(host: String, port: Int, keepaliveSeconds: Int32 = 30,
+               failed: @escaping @Sendable (MosquittoError, Int) -> Void) {
+        guard !started.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        let handle = UncheckedHandle(handle)
+        Thread { [self] in
+            run(handle.pointer, host: host, port: port, keepalive: keepaliveSeconds, failed: failed)
+            ended.signal()
+        }.start()
+    }
+
+    private func run(_ handle: OpaquePointer, host: String, port: Int, keepalive: Int32,
+                     failed: @Sendable (MosquittoError, Int) -> Void) {
+        let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        var delay = 1
+        var code = mosquitto_connect_async(handle, host, Int32(port), keepalive)
+        var call = "connect to \(host):\(port)"
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            if code == success {
+                code = mosquitto_loop(handle, 500, 1)
+                if context.takeUnretainedValue().accepted.exchange(false, ordering: .sequentiallyConsistent) { delay = 1 }
+                if code == success { continue }
+                call = "connection to \(host):\(port)"
+            }
+            failed(MosquittoError(call, code: code), delay)
+            // The backoff, cut short by `stop`.
+            let until = Date().addingTimeInterval(Double(delay))
+            while Date() < until, !stopping.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.1) }
+            delay = min(delay * 2, 60)
+            code = mosquitto_reconnect_async(handle)
+            call = "connect to \(host):\(port)"
+        }
+        // Stopping: what was queued goes out (at most 2 s), then DISCONNECT (no last will).
+        let deadline = Date().addingTimeInterval(2)
+        while code == success, mosquitto_want_write(handle), Date() < deadline { code = mosquitto_loop(handle, 100, 1) }
+        if code == success, mosquitto_disconnect(handle) == success {
+            var rounds = 0
+            while mosquitto_loop(handle, 100, 1) == success, rounds < 10 { rounds += 1 }
+        }
     }
 
     /// Queues one message (QoS 0, or 1 for what must arrive: availability).
@@ -98,20 +138,22 @@ final class MosquittoClient: @unchecked Sendable {
         try MosquittoError.check("mosquitto_subscribe(\(pattern))", mosquitto_subscribe(handle, nil, pattern, 0))
     }
 
-    /// Disconnects (no last will: the caller published `offline` itself) and ends the
-    /// network thread once what was queued is sent (at most `seconds`).
-    func stop(seconds: Double = 2) {
-        guard running.withLock({ was in defer { was = false }; return was }) else { return }
-        let deadline = Date().addingTimeInterval(seconds)
-        while mosquitto_want_write(handle), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        // Not connected: the thread may be sleeping out a backoff; it is cancelled instead.
-        let connected = mosquitto_disconnect(handle) == Int32(MOSQ_ERR_SUCCESS.rawValue)
-        mosquitto_loop_stop(handle, !connected)
+    /// Sends what was queued, disconnects (no last will: the caller published `offline` itself)
+    /// and ends the network thread (waiting at most 3 s).
+    func stop() {
+        guard started.load(ordering: .sequentiallyConsistent), !stopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        _ = ended.wait(timeout: .now() + 3)
     }
 
     deinit {
-        if running.withLock({ $0 }) { mosquitto_loop_stop(handle, true) }
+        // The thread holds `self` while it runs: it has ended (or never started) by now.
         mosquitto_destroy(handle)
         context.release()
     }
+}
+
+/// The client's handle, handed to its network thread (libmosquitto in threaded mode takes calls from several threads).
+private struct UncheckedHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }

@@ -21,7 +21,7 @@ enum Fleet {
                 }, say: { line in FileHandle.standardError.write(Data("zapper: \(line)\n".utf8)) }))
             player.watchStatus { link.publish($0) }
             player.log.observe { event, line in link.publish(event.name, line) }
-            try link.start()
+            link.start()
         } catch {
             throw ValidationError("[mqtt] \(error)")
         }
