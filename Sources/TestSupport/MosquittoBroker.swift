@@ -5,6 +5,8 @@ import Glibc
 /// on disk), stopped when released.
 public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
+    /// The TLS listener's port, when started with a certificate.
+    public let tlsPort: Int?
     private let process = Process()
     private let directory: URL
 
@@ -12,14 +14,21 @@ public final class MosquittoBroker: @unchecked Sendable {
         public let description: String
     }
 
-    /// Starts on `port` (default: a free one) and returns once a client can publish.
-    public init(port: Int? = nil) throws {
+    /// Starts on `port` (default: a free one), and with `tls` (a certificate and its key) a
+    /// TLS listener on a second free port too; returns once a client can publish.
+    public init(port: Int? = nil, tls: TestCertificates.Pair? = nil) throws {
         self.port = try port ?? Self.freePort()
+        tlsPort = try tls.map { _ in try Self.freePort() }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("mosquitto.conf")
-        try "listener \(self.port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-            .write(to: config, atomically: true, encoding: .utf8)
+        var text = "per_listener_settings false\nallow_anonymous true\npersistence false\nlistener \(self.port) 127.0.0.1\n"
+        if let tls, let tlsPort {
+            text += "listener \(tlsPort) 127.0.0.1\ncertfile \(tls.certificate)\nkeyfile \(tls.key)\n"
+        }
+        // Started as root, mosquitto becomes the `mosquitto` user, who could not read the test's key.
+        if getuid() == 0 { text = "user root\n" + text }
+        try text.write(to: config, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         process.arguments = ["-c", config.path]
         let log = directory.appendingPathComponent("mosquitto.log")

@@ -66,12 +66,17 @@ public final class FleetLink: Sendable {
                 }
                 flags.connected.store(true, ordering: .sequentiallyConsistent)
                 flags.lastFailure.withLock { $0 = nil }
+                flags.errorsSaid.withLock { $0.removeAll() }
                 outbox.post(.connected)
             }, disconnected: { _ in
                 // The network thread says why and when it tries again.
                 flags.connected.store(false, ordering: .sequentiallyConsistent)
             }, message: { [weak self] topic, payload, retained in
                 self?.received(topic: topic, payload: payload, retained: retained)
+            }, error: { line in
+                // Each line once until the next connection (a broker that stays unreachable is not a flood).
+                guard flags.errorsSaid.withLock({ $0.count < 16 && $0.insert(line).inserted }) else { return }
+                hooks.say("mqtt: libmosquitto: \(line)")
             }))
         client.withLock { $0 = made }
     }
@@ -263,4 +268,5 @@ private final class Flags: Sendable {
     let screenshotBusy = Atomic<Bool>(false)
     /// The last connection failure said (nil once connected).
     let lastFailure = Mutex<String?>(nil)
+    let errorsSaid = Mutex<Set<String>>([])
 }

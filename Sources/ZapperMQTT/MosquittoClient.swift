@@ -16,6 +16,8 @@ final class MosquittoClient: @unchecked Sendable {
         var disconnected: @Sendable (Int32) -> Void
         /// A message on a subscribed topic; `retained`: the broker kept it from before.
         var message: @Sendable (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void
+        /// libmosquitto's own error lines (what a TLS error was: "certificate verify failed").
+        var error: @Sendable (String) -> Void
     }
 
     struct Will {
@@ -75,6 +77,10 @@ final class MosquittoClient: @unchecked Sendable {
         }
         mosquitto_disconnect_callback_set(handle) { _, user, code in
             user.map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }?.handlers.disconnected(code)
+        }
+        mosquitto_log_callback_set(handle) { _, user, level, text in
+            guard let user, let text, level == MOSQ_LOG_ERR else { return }
+            Unmanaged<Box>.fromOpaque(user).takeUnretainedValue().handlers.error(String(cString: text))
         }
         mosquitto_message_callback_set(handle) { _, user, message in
             guard let user, let message = message?.pointee, let topic = message.topic else { return }

@@ -11,7 +11,8 @@ public struct MosquittoError: Error, Sendable, Equatable, CustomStringConvertibl
     init(_ call: String, code: Int32) {
         self.call = call
         self.code = code
-        message = MosquittoLibrary.words(code)
+        let words = MosquittoLibrary.words(code)
+        message = words.hasSuffix(".") ? String(words.dropLast()) : words
     }
 
     public var description: String { "\(call): \(message)" }

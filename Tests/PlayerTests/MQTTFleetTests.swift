@@ -156,3 +156,36 @@ struct MQTTFleetTests {
         broker.stop()
     }
 }
+
+extension MQTTFleetTests {
+    /// mqtts:// with a private authority (`ca-file`): the box connects to a broker whose certificate
+    /// it trusts, and never to one made out for another name (saying why).
+    @Test func anMqttsBrokerIsTrustedThroughTheCAFileAndItsNameIsChecked() async throws {
+        let lineup = try demoLineup()
+        let certificates = try TestCertificates.make()
+        defer { try? FileManager.default.removeItem(at: certificates.directory) }
+        for (pair, trusted) in [(certificates.good, true), (certificates.wrongHost, false)] {
+            let broker = try MosquittoBroker(tls: pair)
+            let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#"])
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-mqtts-\(UUID().uuidString).toml")
+            defer { try? FileManager.default.removeItem(at: config) }
+            try """
+                [mqtt]
+                broker = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
+                box-id = "\(Self.box)"
+                ca-file = "\(certificates.caFile)"
+                """.write(to: config, atomically: true, encoding: .utf8)
+            let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
+                                            script: "wait-event first-frame 20000\n")
+            let state = topics.state
+            let seen = await watch.first(seconds: trusted ? 20 : 6) { $0.topic == state }
+            #expect((seen != nil) == trusted, "\(pair.certificate): \(String(describing: seen?.text))")
+            await zapper.kill()
+            let stderr = await zapper.finish().stderr
+            if !trusted {
+                #expect(stderr.contains("mqtt: connect to 127.0.0.1:\(try #require(broker.tlsPort)): A TLS error occurred;"), "\(stderr)")
+                #expect(stderr.contains("certificate verify failed"), "libmosquitto's words for it: \(stderr)")
+            }
+        }
+    }
+}
