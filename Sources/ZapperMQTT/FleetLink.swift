@@ -240,13 +240,15 @@ public final class FleetLink: Sendable {
         }
         let hooks = self.hooks
         Task.detached { [self] in
+            var failure: String?
             do {
                 try await hooks.upload(upload, bytes)
-                answer("screenshot", payload, refusal: nil)
             } catch {
-                refuse("screenshot", payload, "PUT \(FleetPayloads.shown(upload.absoluteString, limit: 80)): \(error)")
+                failure = "PUT \(FleetPayloads.shown(upload.absoluteString, limit: 80)): \(error)"
             }
+            // Free before the answer: whoever sees it may ask for the next one at once.
             flags.screenshotBusy.store(false, ordering: .sequentiallyConsistent)
+            if let failure { refuse("screenshot", payload, failure) } else { answer("screenshot", payload, refusal: nil) }
         }
     }
 

@@ -107,13 +107,12 @@ final class MosquittoClient: @unchecked Sendable {
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
         var delay = 1
         var code = mosquitto_connect_async(handle, host, Int32(port), keepalive)
-        var call = "connect to \(host):\(port)"
+        let call = "\(host):\(port)"
         while !stopping.load(ordering: .sequentiallyConsistent) {
             if code == success {
                 code = mosquitto_loop(handle, 500, 1)
                 if context.takeUnretainedValue().accepted.exchange(false, ordering: .sequentiallyConsistent) { delay = 1 }
                 if code == success { continue }
-                call = "connection to \(host):\(port)"
             }
             failed(MosquittoError(call, code: code), delay)
             // The backoff, cut short by `stop`.
@@ -121,7 +120,6 @@ final class MosquittoClient: @unchecked Sendable {
             while Date() < until, !stopping.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.1) }
             delay = min(delay * 2, 60)
             code = mosquitto_reconnect_async(handle)
-            call = "connect to \(host):\(port)"
         }
         // Stopping: what was queued goes out (at most 2 s), then DISCONNECT (no last will).
         let deadline = Date().addingTimeInterval(2)

@@ -137,6 +137,21 @@ struct MQTTFleetTests {
         #expect((shot?.payload.count ?? 0) > 1000)
         #expect(await watch.first(after: mark, seconds: 5) { $0.topic == reply }?.json?["result"] as? String == "done")
 
+        // screenshot with a URL: the PNG is PUT there (the origin keeps uploads); a PUT that fails is a refusal.
+        let origin = try OriginProcess.shared.get()
+        mark = watch.messages.count
+        try MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
+                                    payload: "http://127.0.0.1:\(origin.port)/control/uploads/box.png")
+        #expect(await watch.first(after: mark, seconds: 15) { $0.topic == reply }?.json?["result"] as? String == "done")
+        let uploaded = try RawHTTPConnection.fetch(port: origin.port, "GET", "/control/uploads/box.png")
+        #expect(uploaded.status == 200 && Array(uploaded.body.prefix(4)) == [0x89, 0x50, 0x4e, 0x47], "a PNG was uploaded")
+        mark = watch.messages.count
+        try MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
+                                    payload: "{\"url\": \"http://127.0.0.1:\(origin.port)/control/uploads\"}")
+        let failedUpload = await watch.first(after: mark, seconds: 15) { $0.topic == reply }?.json
+        #expect(failedUpload?["result"] as? String == "refused")
+        #expect((failedUpload?["reason"] as? String)?.contains("HTTP 404") == true, "\(String(describing: failedUpload))")
+
         // Tune 4, then reload: the loop ends, zapper starts itself anew (same PID) and resumes channel 4.
         try MosquittoBroker.publish(port: port, topic: topics.command("tune"), payload: "4")
         #expect(await waitForFirstFrame(of: 4, zapper, seconds: 25))
@@ -183,7 +198,7 @@ extension MQTTFleetTests {
             await zapper.kill()
             let stderr = await zapper.finish().stderr
             if !trusted {
-                #expect(stderr.contains("mqtt: connect to 127.0.0.1:\(try #require(broker.tlsPort)): A TLS error occurred;"), "\(stderr)")
+                #expect(stderr.contains("mqtt: 127.0.0.1:\(try #require(broker.tlsPort)): A TLS error occurred;"), "\(stderr)")
                 #expect(stderr.contains("certificate verify failed"), "libmosquitto's words for it: \(stderr)")
             }
         }
