@@ -7,10 +7,10 @@ import ZapperCore
 /// fleet's attention and Home Assistant's discovery documents, and hands the commands it
 /// receives to the player, publishing each one's reply.
 ///
-/// Three threads meet here, none of them the frame loop's for more than a note: libmosquitto's
-/// network thread (connects, reconnects with backoff, reads commands), this link's publishing
-/// thread (the only one that publishes, from a bounded `FleetOutbox`), and the player's loop,
-/// whose status watcher, event observer and command replies only post to the outbox.
+/// Three threads meet here, none of them the frame loop's for more than a note: the client's
+/// network thread (`MosquittoClient`: connects, reconnects with backoff, reads commands), this
+/// link's publishing thread (the only one that publishes, from a bounded `FleetOutbox`), and the
+/// player's loop, whose status watcher, event observer and command replies only post to the outbox.
 public final class FleetLink: Sendable {
     public struct Hooks: Sendable {
         /// The player's `remoteSink`.
@@ -81,7 +81,7 @@ public final class FleetLink: Sendable {
         client.withLock { $0 = made }
     }
 
-    /// Connects (on libmosquitto's thread, retrying with backoff) and starts publishing.
+    /// Connects (on the client's network thread, retrying with backoff) and starts publishing.
     public func start() {
         Thread { [self] in
             publishLoop()
@@ -116,7 +116,7 @@ public final class FleetLink: Sendable {
         client.withLock { $0 }?.stop()
     }
 
-    /// A message on `command/+` (on libmosquitto's thread).
+    /// A message on `command/+` (on the client's network thread).
     private func received(topic: String, payload: [UInt8], retained: Bool) {
         guard let verb = topics.verb(of: topic) else { return }
         if retained {

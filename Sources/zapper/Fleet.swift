@@ -9,7 +9,7 @@ import ZapperPlayer
 /// player's commands, status and events; and the re-execution a `reload` ends with.
 enum Fleet {
     /// Connects when the configuration has `[mqtt]` (the connection is made, and made again
-    /// with backoff, on libmosquitto's thread: a broker that is down delays nothing).
+    /// with backoff, on the MQTT client's own thread: a broker that is down delays nothing).
     static func start(_ settings: MQTTSettings?, player: Player, lineup: [LineupChannel]) throws -> FleetLink? {
         guard let settings else { return nil }
         let link: FleetLink
