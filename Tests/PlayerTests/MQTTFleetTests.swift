@@ -119,8 +119,10 @@ struct MQTTFleetTests {
         let port = try MosquittoBroker.freePort()
         let config = try configFile(port: port)
         defer { try? FileManager.default.removeItem(at: config) }
+        // As systemd starts it (Type=notify): the reload must say RELOADING=1, then READY=1 again, never STOPPING=1.
+        let systemd = try SystemdNotifyTests.Listener(abstract: true)
         let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
-                                        script: "wait-event first-frame 20000\n")
+                                        script: "wait-event first-frame 20000\n", environment: ["NOTIFY_SOCKET": systemd.name])
         #expect(await zapper.waitFor(.firstFrame, seconds: 25), "plays with no broker")
         let broker = try MosquittoBroker(port: port)
         let watch = try MQTTWatch(port: port, topics: ["zapper/#"])
@@ -167,6 +169,10 @@ struct MQTTFleetTests {
         #expect(await waitForFirstFrame(of: 4, zapper, seconds: 25), "resumed on 4, not the --channel 2 it was started with")
         #expect(firstFrames(zapper) == [4], "the event log began anew with the new run: \(firstFrames(zapper))")
         #expect(zapper.pid == pid && zapper.descriptorsAndThreads != nil)
+        let said = systemd.drain().flatMap { $0.split(separator: "\n").map(String.init) }
+        let reloading = try #require(said.firstIndex(of: "RELOADING=1"), "\(said)")
+        #expect(said[..<reloading].contains("READY=1") && said[reloading...].contains("READY=1"), "\(said)")
+        #expect(!said.contains("STOPPING=1"), "\(said)")
         await zapper.kill()
         broker.stop()
     }
