@@ -60,10 +60,10 @@ public final class MosquittoBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// `mosquitto_pub`: one message (not retained), QoS 1 so it has reached the broker when this returns.
+    /// `mosquitto_pub`: one message (retained if asked), QoS 1 so it has reached the broker when this returns.
     @discardableResult
-    public static func publish(port: Int, topic: String, payload: String) throws -> Tool.Output {
-        try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", payload])
+    public static func publish(port: Int, topic: String, payload: String, retain: Bool = false) throws -> Tool.Output {
+        try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
     }
 
     /// A loopback port nothing listens on now (the kernel's choice, released at once).

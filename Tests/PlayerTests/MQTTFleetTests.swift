@@ -98,7 +98,7 @@ struct MQTTFleetTests {
             #expect(answer?.json?["result"] as? String == "refused", "\(verb) \(payload)")
             #expect((answer?.json?["reason"] as? String)?.hasPrefix(reason) == true, "\(String(describing: answer?.text))")
         }
-        let huge = String(repeating: "9", count: 100_000)
+                let huge = String(repeating: "9", count: 100_000)
         mark = watch.messages.count
         try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: huge)
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == reply }?.json?["reason"] as? String
@@ -154,6 +154,15 @@ struct MQTTFleetTests {
         #expect(failedUpload?["result"] as? String == "refused")
         #expect((failedUpload?["reason"] as? String)?.contains("HTTP 404") == true, "\(String(describing: failedUpload))")
 
+        // A command published retained is carried out as it comes (the broker passes it on live), then
+        // volume 50; the new run after the reload receives the retained one again as it subscribes,
+        // flagged retained: refused, so the volume stays 50.
+        mark = watch.messages.count
+        try MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "5", retain: true)
+        #expect(await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 5 } != nil)
+        try MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "50")
+        #expect(await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 50 } != nil)
+
         // Tune 4, then reload: the loop ends, zapper starts itself anew (same PID) and resumes channel 4.
         try MosquittoBroker.publish(port: port, topic: topics.command("tune"), payload: "4")
         #expect(await waitForFirstFrame(of: 4, zapper, seconds: 25))
@@ -168,6 +177,13 @@ struct MQTTFleetTests {
         #expect(back != nil, "online again after the reload")
         #expect(await waitForFirstFrame(of: 4, zapper, seconds: 25), "resumed on 4, not the --channel 2 it was started with")
         #expect(firstFrames(zapper) == [4], "the event log began anew with the new run: \(firstFrames(zapper))")
+        let retainedAgain = await watch.first(after: mark, seconds: 10) {
+            $0.topic == reply && $0.json?["reason"] as? String == "a retained command is not carried out (publish commands without retain)"
+        }
+        #expect(retainedAgain?.json?["command"] as? String == "volume")
+        #expect(await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["channel"] as? Int == 4 }?
+            .json?["volume"] as? Int == 50, "the retained volume 5 was not carried out again")
+        #expect(!watch.messages.dropFirst(mark).contains { $0.topic == state && $0.json?["volume"] as? Int == 5 })
         #expect(zapper.pid == pid && zapper.descriptorsAndThreads != nil)
         let said = systemd.drain().flatMap { $0.split(separator: "\n").map(String.init) }
         let reloading = try #require(said.firstIndex(of: "RELOADING=1"), "\(said)")
