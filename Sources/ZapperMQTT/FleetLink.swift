@@ -61,7 +61,8 @@ public final class FleetLink: Sendable {
             tls: broker.tls ? .init(caFile: settings.caFile) : nil,
             handlers: .init(connected: { code in
                 guard code == 0 else {
-                    hooks.say("mqtt: \(broker) refused the connection: \(MosquittoLibrary.connackWords(code))")
+                    let words = "\(broker) refused the connection: \(MosquittoLibrary.connackWords(code))"
+                    if flags.errorsSaid.withLock({ $0.count < 16 && $0.insert(words).inserted }) { hooks.say("mqtt: \(words)") }
                     return
                 }
                 flags.connected.store(true, ordering: .sequentiallyConsistent)

@@ -12,6 +12,9 @@ enum Fleet {
     /// with backoff, on the MQTT client's own thread: a broker that is down delays nothing).
     static func start(_ settings: MQTTSettings?, player: Player, lineup: [LineupChannel]) throws -> FleetLink? {
         guard let settings else { return nil }
+        if let caFile = settings.caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("[mqtt] ca-file \(caFile): cannot be read")
+        }
         let link: FleetLink
         do {
             link = try FleetLink(
