@@ -7,6 +7,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
     /// The TLS listener's port, when started with a certificate.
     public let tlsPort: Int?
+    /// The listener that takes only `users` (by password), when started with some.
+    public let passwordPort: Int?
     private let process = Process()
     private let directory: URL
 
@@ -16,15 +18,24 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts on `port` (default: a free one), and with `tls` (a certificate and its key) a
     /// TLS listener on a second free port too; returns once a client can publish.
-    public init(port: Int? = nil, tls: TestCertificates.Pair? = nil) throws {
+    public init(port: Int? = nil, tls: TestCertificates.Pair? = nil, users: [String: String] = [:]) throws {
         self.port = try port ?? Self.freePort()
         tlsPort = try tls.map { _ in try Self.freePort() }
+        passwordPort = users.isEmpty ? nil : try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let config = directory.appendingPathComponent("mosquitto.conf")
-        var text = "per_listener_settings false\nallow_anonymous true\npersistence false\nlistener \(self.port) 127.0.0.1\n"
+        var text = "per_listener_settings true\npersistence false\nlistener \(self.port) 127.0.0.1\nallow_anonymous true\n"
         if let tls, let tlsPort {
-            text += "listener \(tlsPort) 127.0.0.1\ncertfile \(tls.certificate)\nkeyfile \(tls.key)\n"
+            text += "listener \(tlsPort) 127.0.0.1\nallow_anonymous true\ncertfile \(tls.certificate)\nkeyfile \(tls.key)\n"
+        }
+        if let passwordPort {
+            let passwords = directory.appendingPathComponent("passwords")
+            for (index, (user, password)) in users.sorted(by: { $0.key < $1.key }).enumerated() {
+                let made = try Tool.run("mosquitto_passwd", (index == 0 ? ["-c"] : []) + ["-b", passwords.path, user, password])
+                guard made.status == 0 else { throw StartFailure(description: "mosquitto_passwd: \(made.stderr)") }
+            }
+            text += "listener \(passwordPort) 127.0.0.1\nallow_anonymous false\npassword_file \(passwords.path)\n"
         }
         // Started as root, mosquitto becomes the `mosquitto` user, who could not read the test's key.
         if getuid() == 0 { text = "user root\n" + text }

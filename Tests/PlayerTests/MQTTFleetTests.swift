@@ -226,3 +226,36 @@ extension MQTTFleetTests {
         }
     }
 }
+
+extension MQTTFleetTests {
+    /// `username` and `password`: the box connects to a broker that takes only known users, and a
+    /// wrong password is refused by the broker, said, and tried again with backoff.
+    @Test func aBrokerThatWantsAPasswordGetsTheConfiguredOne() async throws {
+        let lineup = try demoLineup()
+        let broker = try MosquittoBroker(users: ["box": "s3cret"])
+        for (password, accepted) in [("s3cret", true), ("wrong", false)] {
+            let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#"])
+            let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-auth-\(UUID().uuidString).toml")
+            defer { try? FileManager.default.removeItem(at: config) }
+            try """
+                [mqtt]
+                broker = "mqtt://127.0.0.1:\(try #require(broker.passwordPort))"
+                box-id = "\(Self.box)"
+                username = "box"
+                password = "\(password)"
+                """.write(to: config, atomically: true, encoding: .utf8)
+            let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
+                                            script: "wait-event first-frame 20000\n")
+            let state = topics.state
+            // (Not the state the first run left retained.)
+            let seen = await watch.first(seconds: accepted ? 20 : 6) { $0.topic == state && !$0.retained }
+            #expect((seen != nil) == accepted, "password \(password)")
+            await zapper.kill()
+            let stderr = await zapper.finish().stderr
+            if !accepted {
+                #expect(stderr.contains("refused the connection: Connection Refused"), "\(stderr)")
+                #expect(!stderr.contains("wrong"), "the password is never said")
+            }
+        }
+    }
+}
