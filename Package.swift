@@ -113,7 +113,7 @@ let package = Package(
             "ZapperCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         // Helpers for tests only: a zapper-origin child process, a raw HTTP
-        // client that sees resets, running tools, tone detection.
+        // client that sees resets, running tools, tone detection, a Mosquitto broker and a subscriber.
         .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"]),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
@@ -127,6 +127,8 @@ let package = Package(
         // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
         .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
+        // FleetLink against a real Mosquitto broker (TestSupport starts it), with the player's side played by the test.
+        .testTarget(name: "MQTTTests", dependencies: ["ZapperMQTT", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),
     ]
