@@ -38,7 +38,8 @@ struct MQTTFleetTests {
     }
 
     @Test func homeAssistantSeesTheBoxAndItsCommandsTuneAndSetTheVolume() async throws {
-        let lineup = try demoLineup()
+        // The demo's eight channels and a ninth nobody serves (port 9: refused at once).
+        let lineup = try demoLineup() + "\n#EXTINF:-1 tvg-chno=\"9\",Dead Nine\nhttp://127.0.0.1:9/dead.m3u8\n"
         let broker = try MosquittoBroker()
         let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#", "homeassistant/#"])
         let config = try configFile(port: broker.port)
@@ -65,7 +66,8 @@ struct MQTTFleetTests {
             "homeassistant/button/\(Self.box)/previous/config", "homeassistant/sensor/\(Self.box)/status/config", state, availability,
         ]), "\(retained.map(\.topic))")
         let select = try #require(retained.first { $0.topic.hasSuffix("/select/\(Self.box)/channel/config") }?.json)
-        #expect((select["options"] as? [String])?.count == 8, "the demo's eight channels")
+        #expect((select["options"] as? [String])?.count == 9, "the demo's eight channels and the dead one")
+        #expect((select["options"] as? [String])?.last == "9 Dead Nine")
         #expect((select["device"] as? [String: Any])?["sw_version"] as? String == ZapperVersion.current)
         late.stop()
 
@@ -86,6 +88,17 @@ struct MQTTFleetTests {
         let louder = await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 35 }
         #expect(louder?.json?["muted"] as? Bool == false)
         #expect(zapper.events.contains { $0["event"] as? String == "volume" && $0["level"] as? Int == 35 })
+
+        // A channel that fails: its load-failed on the event topic, and the state says failed and why.
+        mark = watch.messages.count
+        try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "9")
+        let event = topics.event
+        let failedEvent = await watch.first(after: mark, seconds: 20) { $0.topic == event }?.json
+        #expect(failedEvent?["event"] as? String == "load-failed" && failedEvent?["channel"] as? Int == 9, "\(String(describing: failedEvent))")
+        let failedState = await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["health"] as? String == "failed" }
+        #expect(failedState?.json?["channel"] as? Int == 9 && failedState?.json?["failure"] is String)
+        #expect(!watch.messages.contains { $0.topic == event && ["key", "tune", "first-frame"].contains($0.json?["event"] as? String) },
+                "keys, tunes and pictures are not the event topic's")
 
         // Hostile commands: refused with a reason, published; the box plays on.
         for (verb, payload, reason) in [("volume", "250", "a volume must be within 0…100, not 250"),
