@@ -111,8 +111,7 @@ public final class FleetLink: Sendable {
 
     /// Says `offline` (retained), sends what waits, disconnects: at a clean exit and before a reload.
     public func stop() {
-        outbox.post(.message(topic: topics.availability, payload: Array(MQTTTopics.offline.utf8), retain: true))
-        outbox.stop()
+        outbox.stop(last: .message(topic: topics.availability, payload: Array(MQTTTopics.offline.utf8), retain: true))
         _ = publisherDone.wait(timeout: .now() + 3)
         client.withLock { $0 }?.stop()
     }

@@ -42,9 +42,11 @@ final class FleetOutbox: @unchecked Sendable {
         }
     }
 
-    /// No more items after those already in; `take` returns nil once they are taken.
-    func stop() {
+    /// No more items after those already in and `last` (taken in even when full: the goodbye);
+    /// `take` returns nil once they are taken.
+    func stop(last: Item? = nil) {
         condition.withLock {
+            if let last, !stopping { items.append(last) }
             stopping = true
             condition.signal()
         }

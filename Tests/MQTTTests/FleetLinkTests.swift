@@ -84,8 +84,12 @@ struct FleetLinkTests {
         let taken = try #require(outbox.take())
         #expect(taken.items.count == FleetOutbox.capacity)
         #expect(taken.state == Array("999".utf8), "only the newest state is sent")
-        outbox.stop()
+        for index in 0..<(FleetOutbox.capacity + 1) { outbox.post(.message(topic: "t", payload: [UInt8(index & 0xff)], retain: false)) }
+        outbox.stop(last: .message(topic: "goodbye", payload: [], retain: true))
         #expect(!outbox.post(.reload), "nothing is taken in once stopping")
+        let last = try #require(outbox.take())
+        #expect(last.items.count == FleetOutbox.capacity + 1, "the goodbye goes in even when full")
+        if case .message(let topic, _, _)? = last.items.last { #expect(topic == "goodbye") } else { Issue.record("no goodbye") }
         #expect(outbox.take() == nil)
     }
 
