@@ -11,12 +11,13 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for
-# the metrics tests (promtool check metrics, and a real server scraping zapper).
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus
+# the metrics tests (promtool check metrics, and a real server scraping zapper); a Mosquitto
+# broker and its clients for the MQTT tests.
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv
@@ -96,7 +97,7 @@ test: deps
 # a hang or a blow-up fails it and keeps the input (Tests/FuzzTests/run-fuzz). `make test` runs each for TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo
+FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo mqtt
 fuzz: deps
 	export ZAPPER_FUZZ=1; $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
 	Tests/FuzzTests/run-fuzz "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)

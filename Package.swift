@@ -37,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -49,6 +50,9 @@ let package = Package(
         .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
         // A window on a desktop (SDL2) as the display, its keyboard as an input.
         .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
+
+        // A fleet's MQTT broker (Home Assistant): libmosquitto's client on its own thread.
+        .target(name: "ZapperMQTT", dependencies: ["CMosquitto", "ZapperCore"]),
 
         // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
         .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
@@ -102,7 +106,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [
@@ -122,7 +126,7 @@ let package = Package(
             "ZapperCore", .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         // Helpers for tests only: a zapper-origin child process, a raw HTTP
-        // client that sees resets, running tools, tone detection.
+        // client that sees resets, running tools, tone detection, a Mosquitto broker and a subscriber.
         .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"]),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
@@ -139,6 +143,8 @@ let package = Package(
         // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
         .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),
+        // FleetLink against a real Mosquitto broker (TestSupport starts it), with the player's side played by the test.
+        .testTarget(name: "MQTTTests", dependencies: ["ZapperMQTT", "ZapperCore", "TestSupport"]),
         .testTarget(name: "HLSTests", dependencies: ["ZapperHLS", "ZapperMedia", "ZapperCore", "TestSupport", "OriginKit"]),
         .testTarget(name: "FuzzTests", dependencies: ["ZapperFuzzTargets"], exclude: ["Seeds", "Regressions", "run-fuzz"]),
     ]

@@ -72,6 +72,8 @@ public final class OriginRouter: Sendable {
     /// The plain http listener's host:port, for the https listener's redirects down to http.
     let plainHost: String?
     let clock: @Sendable () -> Double
+    /// What players uploaded (`/control/uploads`).
+    let uploadBox = UploadBox()
 
     public init(library: EncodedLibrary, faults: FaultBoard, defaultHost: String, plainHost: String? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -296,7 +298,8 @@ public final class OriginRouter: Sendable {
     /// replacing the channel's faults), `DELETE /control/faults/N`,
     /// `DELETE /control/faults`.
     private func control(_ request: OriginRequest, _ parts: [String]) -> OriginReply {
-        guard parts.first == "faults" else { return .text(404, "control: only /control/faults") }
+        if parts.first == "uploads" { return uploads(request, Array(parts.dropFirst())) }
+        guard parts.first == "faults" else { return .text(404, "control: only /control/faults and /control/uploads") }
         if parts.count == 1 {
             switch request.method {
             case "GET", "HEAD":

@@ -10,7 +10,7 @@ import ZapperUI
 /// crash. The seeds and every crash found (`Tests/FuzzTests/Seeds`, `…/Regressions`)
 /// also run through these in the ordinary tests (`FuzzTests`).
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case m3u, hls, webvtt, xmltv, config, state, keymap, logo
+    case m3u, hls, webvtt, xmltv, config, state, keymap, logo, mqtt
 
     public func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -42,6 +42,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? Keymap.load(text, source: "fuzz.keymap")
         case .logo:
             _ = decodePNG(bytes)
+        case .mqtt:
+            // An MQTT command: the verb on the first line, the payload after it (as ZapperMQTT reads them).
+            let newline = bytes.firstIndex(of: 0x0a) ?? bytes.endIndex
+            let verb = String(decoding: bytes[..<newline], as: UTF8.self)
+            let payload = Array(bytes[min(newline + 1, bytes.endIndex)...])
+            let refusal: String?
+            switch FleetCommand.parse(verb: verb, payload: payload) {
+            case .success: refusal = nil
+            case .failure(let why): refusal = why.description
+            }
+            _ = FleetPayloads.reply(verb: verb, payload: payload, refusal: refusal)
+            _ = MQTTBroker.parse(verb)
+            _ = MQTTTopics.boxID(fromHostName: verb)
         }
     }
 

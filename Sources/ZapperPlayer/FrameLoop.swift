@@ -6,15 +6,15 @@ import ZapperCore
 /// (`RepaintClock`), carries out the automation script and tells systemd it is alive.
 extension Player {
     /// Runs until the script quits (exit code 0), a script step fails (1), a stop is
-    /// requested (SIGTERM/SIGINT, 0), or forever.
+    /// requested (SIGTERM/SIGINT, 0), a reload is (`requestReload`, 0), or forever.
     public func run() -> Int32 {
         var script = ScriptRunner(lines: options.script, log: log)
         let tick = 1.0 / 60
         var next = clock.monotonic
         var repaint = RepaintClock()
         let systemd = SystemdNotify()
-        defer { systemd.stopping() }
-        while !Self.stopRequested.load(ordering: .relaxed) {
+        defer { if Self.reloadRequested { systemd.reloading() } else { systemd.stopping() } }
+        while !Self.stopRequested.load(ordering: .relaxed) && !Self.reloadRequested {
             let woke = clock.monotonic
             switch script.step(snapshot: { try self.snapshot($0) }, key: { self.scriptKey($0, $1, arrived: $2) }) {
             case .running: break
@@ -47,8 +47,15 @@ extension Player {
                 next = wall  // late: no catching up with a burst of ticks
             }
         }
-        Self.say("stopping")
+        Self.say(Self.reloadRequested ? "stopping to start again (reload)" : "stopping")
         stopAll()
         return 0
     }
+
+    /// Ends `run` at its next tick as a stop does (state saved, devices handed back), for the
+    /// caller to start zapper anew (a fleet's `reload`: lineup and configuration read again).
+    public static func requestReload() { reload.store(true, ordering: .relaxed) }
+
+    /// Whether `run` ended (or is ending) for a reload.
+    public static var reloadRequested: Bool { reload.load(ordering: .relaxed) }
 }

@@ -207,6 +207,8 @@ public final class Player {
 
     /// Set by SIGTERM/SIGINT: the loop ends cleanly so the screen and the VT are handed back.
     static let stopRequested = Atomic<Bool>(false)
+    /// Set by `requestReload`.
+    static let reload = Atomic<Bool>(false)
 
     /// Makes SIGTERM and SIGINT end `run` at its next tick (exit code 0).
     public static func stopOnSignals() {

@@ -18,7 +18,7 @@ import ZapperCore
 /// - `STATUS=Playing channel N` / `STATUS=Tuning channel N` when that changes
 ///   (`systemctl status zapper` shows it).
 ///
-/// `stopping()` says `STOPPING=1`. Sends never block (`MSG_DONTWAIT`); a failed send
+/// `stopping()` says `STOPPING=1`; `reloading()` says `RELOADING=1`. Sends never block (`MSG_DONTWAIT`); a failed send
 /// is dropped, as sd_notify's callers do.
 public final class SystemdNotify {
     private let address: sockaddr_un?
@@ -89,6 +89,15 @@ public final class SystemdNotify {
     /// The service is stopping (the loop ended).
     public func stopping() {
         if isEnabled { send("STOPPING=1") }
+    }
+
+    /// The service reloads: the loop ended and the process starts itself anew (execve: the same
+    /// PID), whose first tick says READY=1 again. Not STOPPING=1, which would make systemd stop it.
+    public func reloading() {
+        guard isEnabled else { return }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        send("RELOADING=1\nMONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)\nSTATUS=Reloading")
     }
 
     /// Sends one message; false when it could not be sent.

@@ -83,6 +83,8 @@ import ZapperCore
 /// # port; 0 takes a free one). Leave it out: no metrics are served.
 /// listen = "127.0.0.1:9464"
 /// ```
+///
+/// `[mqtt]` (a broker for a fleet and Home Assistant) is read by `ConfigFile+MQTT`.
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
 
@@ -105,7 +107,8 @@ public enum ConfigFile {
         return try parse(text, file: file)
     }
 
-    public static func parse(_ text: String, file: String) throws(ConfigFileError) -> ZapperConfig {
+    /// `hostName` gives `[mqtt]`'s default `box-id`.
+    public static func parse(_ text: String, file: String, hostName: String = ConfigFile.hostName()) throws(ConfigFileError) -> ZapperConfig {
         if let (line, message) = TOMLPrecheck.firstProblem(in: text) {
             throw ConfigFileError(file: file, problems: [.init(line: line, key: nil, message: message)])
         }
@@ -119,7 +122,8 @@ public enum ConfigFile {
             throw ConfigFileError(file: file, problems: [.init(line: nil, key: nil, message: "\(error)")])
         }
         var reader = Reader(text: text)
-        let config = reader.read(table)
+        var config = reader.read(table)
+        if let mqtt = reader.subtable(table, "mqtt") { config.mqtt = reader.readMQTT(mqtt, hostName: hostName) }
         if !reader.problems.isEmpty {
             throw ConfigFileError(file: file, problems: reader.problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
         }
@@ -138,7 +142,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network", "sound", "schedule", "metrics"])
+                                              "parental", "signage", "network", "sound", "schedule", "metrics", "mqtt"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)

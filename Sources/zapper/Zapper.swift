@@ -8,6 +8,7 @@ import ZapperEngine
 import ZapperHLS
 import ZapperInput
 import ZapperMetrics
+import ZapperMQTT
 import ZapperPlayer
 import ZapperSettings
 import ZapperWindow
@@ -220,6 +221,7 @@ struct Zapper: ParsableCommand {
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
         let metrics = settings.metricsListen.map { _ in PlayerMetrics() }
+        let fleet: FleetLink?
         do {
             let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
@@ -227,42 +229,26 @@ struct Zapper: ParsableCommand {
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
                                     tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
+            fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
             var ended = start.state
             ended.running = false
             try? store?.save(ended)
             throw error
         }
-        let fleet = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, launched: launched) }
-        defer { fleet?.shutdown() }
+        let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, launched: launched) }
+        defer { metricsServer?.shutdown() }
         unblockStopSignals()
         Player.stopOnSignals()
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
         // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
         (output as? WindowDisplay)?.onKey = player.keySink
         let code = player.run()
+        fleet?.stop()
         input?.stop()
         if let kms = output as? KMSDisplay { kms.restore() }
+        if Player.reloadRequested { Fleet.startAgain() }
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// The metrics, counted from the player's events and served at GET /metrics on `address`.
-    /// An address that cannot be bound is said, and the box plays on without them.
-    private func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, launched: Double) -> FleetHTTPServer? {
-        guard let address else { return nil }
-        player.log.observe { event, _ in metrics.record(event) }
-        var routes = FleetRoutes()
-        let clock = SystemClock()
-        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
-                            guideLoadedAt: player.guideLoadedAt)
-        do {
-            let server = try FleetHTTPServer.start(address, routes: routes)
-            say("metrics: http://\(ListenAddress(host: address.host, port: server.port))/metrics")
-            return server
-        } catch {
-            say("metrics: cannot listen on \(address) (\(error)); no metrics are served")
-            return nil
-        }
     }
 
     /// KMS when asked for, or when `auto` finds a device; else a window when asked for, or when
@@ -352,6 +338,6 @@ private func deadChannels(_ channels: [LineupChannel], store: StateStore?) -> Se
     return hidden
 }
 
-private func say(_ line: String) {
+func say(_ line: String) {
     FileHandle.standardError.write(Data("zapper: \(line)\n".utf8))
 }

@@ -29,7 +29,7 @@ final class LaunchedZapper {
     private let errURL: URL
     private let wavURL: URL
 
-    init(lineup: String, arguments: [String], script: String) throws {
+    init(lineup: String, arguments: [String], script: String, environment added: [String: String] = [:]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-play-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let lineupURL = directory.appendingPathComponent("lineup.m3u")
@@ -54,6 +54,7 @@ final class LaunchedZapper {
         // The offscreen display even on a desktop: `--display auto` would open a window there.
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
+        environment.merge(added) { $1 }
         process.environment = environment
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errURL)

@@ -28,6 +28,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var loudness = Leveller.Settings()
     /// The Prometheus metrics' listener (`[metrics] listen`); nil: no metrics are served.
     public var metricsListen: ListenAddress?
+    /// `[mqtt]`: the broker a fleet (Home Assistant) reaches the box through; nil: none.
+    public var mqtt: MQTTSettings?
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

@@ -1,0 +1,24 @@
+import ZapperCore
+import ZapperMetrics
+import ZapperPlayer
+
+extension Zapper {
+    /// The metrics, counted from the player's events and served at GET /metrics on `address`.
+    /// An address that cannot be bound is said, and the box plays on without them.
+    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, launched: Double) -> FleetHTTPServer? {
+        guard let address else { return nil }
+        player.log.observe { event, _ in metrics.record(event) }
+        var routes = FleetRoutes()
+        let clock = SystemClock()
+        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
+                            guideLoadedAt: player.guideLoadedAt)
+        do {
+            let server = try FleetHTTPServer.start(address, routes: routes)
+            say("metrics: http://\(ListenAddress(host: address.host, port: server.port))/metrics")
+            return server
+        } catch {
+            say("metrics: cannot listen on \(address) (\(error)); no metrics are served")
+            return nil
+        }
+    }
+}
