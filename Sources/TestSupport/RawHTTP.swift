@@ -60,8 +60,10 @@ public final class RawHTTPConnection {
     deinit { close(fd) }
 
     /// Sends one request and reads its response (or what there was of it).
-    public func request(_ method: String = "GET", _ path: String, body: String = "", keepAlive: Bool = true) throws -> Response {
+    public func request(_ method: String = "GET", _ path: String, body: String = "", keepAlive: Bool = true,
+                        headers: [String: String] = [:]) throws -> Response {
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if !body.isEmpty || method == "PUT" || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
         let bytes = Array((head + "\r\n" + body).utf8)
@@ -138,7 +140,8 @@ public final class RawHTTPConnection {
     }
 
     /// One request on a fresh connection.
-    public static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "") throws -> Response {
-        try RawHTTPConnection(port: port).request(method, path, body: body, keepAlive: false)
+    public static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "",
+                             headers: [String: String] = [:]) throws -> Response {
+        try RawHTTPConnection(port: port).request(method, path, body: body, keepAlive: false, headers: headers)
     }
 }

@@ -19,6 +19,9 @@ extension Player {
     /// The status as last published (nil before the loop's first tick).
     public var currentStatus: PlayerStatus? { status.last.withLock { $0 } }
 
+    /// Reads `currentStatus` from any thread.
+    public var statusReader: @Sendable () -> PlayerStatus? { { [status] in status.last.withLock { $0 } } }
+
     /// Tells when the programme guide was last loaded (nil: none configured, or none loaded yet); from any thread.
     public var guideLoadedAt: @Sendable () -> Date? { { [guide] in guide?.loadedAt } }
 

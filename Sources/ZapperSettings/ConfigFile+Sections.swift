@@ -33,3 +33,23 @@ extension ConfigFile.Reader {
         }
     }
 }
+
+extension ConfigFile.Reader {
+    /// `[api]`: the HTTP API's bearer token (16 or more printable ASCII characters), on the
+    /// metrics' listener (so `[metrics] listen` must be given too).
+    mutating func readAPI(_ root: TOMLTable, into config: inout ZapperConfig) {
+        guard let api = subtable(root, "api") else { return }
+        check(api, section: "api", known: ["token"])
+        guard let token = string(api, "token", section: "api") else { return }
+        guard token.utf8.count >= APIGate.minimumTokenLength, token.utf8.count <= 256,
+              token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) }) else {
+            fail("token", "api", "must be \(APIGate.minimumTokenLength) to 256 printable ASCII characters without spaces")
+            return
+        }
+        guard config.metricsListen != nil else {
+            fail("token", "api", "the API is served on the metrics' address: give [metrics] listen too")
+            return
+        }
+        config.apiToken = token
+    }
+}

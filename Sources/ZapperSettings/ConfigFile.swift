@@ -142,7 +142,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
-                                              "parental", "signage", "network", "sound", "schedule", "metrics", "mqtt"])
+                                              "parental", "signage", "network", "sound", "schedule", "metrics", "mqtt", "api"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -216,6 +216,7 @@ public enum ConfigFile {
             readSound(root, into: &config)
             readSchedule(root, into: &config)
             readMetrics(root, into: &config)
+            readAPI(root, into: &config)
             return config
         }
 

@@ -5,13 +5,18 @@ import ZapperPlayer
 extension Zapper {
     /// The metrics, counted from the player's events and served at GET /metrics on `address`.
     /// An address that cannot be bound is said, and the box plays on without them.
-    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, launched: Double) -> FleetHTTPServer? {
+    /// With a token, the HTTP API (`RemoteAPI`) is served there too.
+    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, token: String?, launched: Double) -> FleetHTTPServer? {
         guard let address else { return nil }
         player.log.observe { event, _ in metrics.record(event) }
         var routes = FleetRoutes()
         let clock = SystemClock()
         MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
                             guideLoadedAt: player.guideLoadedAt)
+        if let token {
+            RemoteAPI.add(to: &routes, token: token, hooks: RemoteAPI.Hooks(
+                send: player.remoteSink, status: player.statusReader, reload: { Player.requestReload() }, say: { say($0) }))
+        }
         do {
             let server = try FleetHTTPServer.start(address, routes: routes)
             say("metrics: http://\(ListenAddress(host: address.host, port: server.port))/metrics")

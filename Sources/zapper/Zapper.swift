@@ -236,7 +236,7 @@ struct Zapper: ParsableCommand {
             try? store?.save(ended)
             throw error
         }
-        let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, launched: launched) }
+        let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken, launched: launched) }
         defer { metricsServer?.shutdown() }
         unblockStopSignals()
         Player.stopOnSignals()

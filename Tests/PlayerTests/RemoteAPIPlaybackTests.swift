@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+
+/// The HTTP API through the real binary: on the metrics' address, only with the bearer token;
+/// `GET /status`, `POST /command/tune` tuning through the card, a refused command's reason, and
+/// `GET /screenshot.png`.
+extension ZapperPlaybackTests {
+    @Test func theHTTPAPITunesReportsAndScreenshotsWithItsToken() async throws {
+        let token = "lobby-screen-token-7f3a9c"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-api-\(UUID().uuidString).toml")
+        try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
+                                        script: "wait-event first-frame 20000\nwait 120000\nquit\n")
+        let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
+        #expect(await zapper.waitFor(.firstFrame, skipping: 0, seconds: 40))
+        let bearer = ["Authorization": "Bearer \(token)"]
+        #expect(try RawHTTPConnection.fetch(port: port, "GET", "/status").status == 401, "no token, no API")
+        #expect(try RawHTTPConnection.fetch(port: port, "GET", "/status", headers: ["Authorization": "Bearer wrong"]).status == 401)
+        let status = try RawHTTPConnection.fetch(port: port, "GET", "/status", headers: bearer)
+        #expect(status.status == 200 && status.text.contains("\"channel\":1"), "\(status.text)")
+        let tune = try RawHTTPConnection.fetch(port: port, "POST", "/command/tune", body: "3", headers: bearer)
+        #expect(tune.status == 200 && tune.text.contains("\"result\":\"done\""), "\(tune.text)")
+        #expect(await zapper.waitFor(.firstFrame, skipping: 1, seconds: 40))
+        let missing = try RawHTTPConnection.fetch(port: port, "POST", "/command/tune", body: "77", headers: bearer)
+        #expect(missing.status == 409 && missing.text.contains("no channel 77 in the lineup"), "\(missing.text)")
+        let bad = try RawHTTPConnection.fetch(port: port, "POST", "/command/volume", body: "loud", headers: bearer)
+        #expect(bad.status == 400 && bad.text.contains("refused"), "\(bad.text)")
+        let shot = try RawHTTPConnection.fetch(port: port, "GET", "/screenshot.png", headers: bearer)
+        #expect(shot.status == 200 && Array(shot.body.prefix(4)) == [0x89, 0x50, 0x4e, 0x47], "a PNG")
+        let after = try RawHTTPConnection.fetch(port: port, "GET", "/status", headers: bearer)
+        #expect(after.text.contains("\"channel\":3"), "\(after.text)")
+        await zapper.kill()
+        #expect(zapper.stderrSoFar.contains("api: GET /status refused: no or a wrong bearer token"))
+    }
+}
