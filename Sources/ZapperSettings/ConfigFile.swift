@@ -67,6 +67,8 @@ import ZapperCore
 /// # Even loudness: each channel brought toward the target (LUFS, -40 to -10) as it plays.
 /// even-loudness = true
 /// loudness-target = -23
+/// # Closed captions (the channel's first, CC1 usually) show while the sound is muted.
+/// captions-when-muted = false
 /// ```
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"

@@ -24,6 +24,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var network = Network()
     /// Even loudness (`[sound]`).
     public var loudness = Leveller.Settings()
+    /// Closed captions show while the sound is muted (`[sound] captions-when-muted`).
+    public var captionsWhenMuted = false
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {
