@@ -5,10 +5,15 @@
 /// and sent as field-1 pairs. Characters carry no channel: they belong to the
 /// channel of the last control code. XDS data (field 2) is dropped.
 /// 708 packets (type 2 and 3) are left out: nothing here decodes them.
+/// Joined in the middle of a caption, nothing is passed on until the channel's
+/// next caption mode command (resume caption loading, roll-up, resume direct
+/// captioning), so half a caption is never painted as if it were roll-up text.
 public struct CEA608Selector: Sendable {
     public let number: Int
     /// The data channel (0 or 1) of the chosen field's last control code; nil inside XDS or before any.
     private var current: Int?
+    /// Whether a caption mode command of the chosen channel has been seen.
+    private var synced = false
 
     /// `number`: 1–4 (clamped).
     public init(number: Int) {
@@ -39,9 +44,14 @@ public struct CEA608Selector: Sendable {
             case 0x10...0x1F:
                 current = hi & 0x08 == 0 ? 0 : 1
                 guard current == wantedChannel else { continue }
-                out += [0xFC, Self.withOddParity(hi & ~0x08), Self.withOddParity(lo)]
+                let code = hi & ~0x08
+                if !synced {
+                    guard code == 0x14 || code == 0x15, [0x20, 0x25, 0x26, 0x27, 0x29].contains(lo) else { continue }
+                    synced = true
+                }
+                out += [0xFC, Self.withOddParity(code), Self.withOddParity(lo)]
             default:
-                guard current == wantedChannel else { continue }
+                guard current == wantedChannel, synced else { continue }
                 out += [0xFC, Self.withOddParity(hi), Self.withOddParity(lo)]
             }
         }

@@ -93,6 +93,10 @@ import Testing
         // Text before any control code belongs to no channel; invalid and 708 triplets are dropped.
         var fresh = CEA608Selector(number: 1)
         #expect(fresh.select(pair(0, 0x41, 0x42) + [0xF8, 0x94, 0x20] + [0xFE, 0x14, 0x20]).isEmpty)
+        // Joined mid-caption: its preamble and text wait for the next caption mode command.
+        var joined = CEA608Selector(number: 1)
+        #expect(joined.select(pair(0, 0x14, 0x60) + pair(0, 0x49, 0x4E) + pair(0, 0x14, 0x2F)).isEmpty)
+        #expect(joined.select(pair(0, 0x14, 0x25) + pair(0, 0x41, 0x42)) == pair(0, 0x14, 0x25) + pair(0, 0x41, 0x42))
         // A truncated triplet is ignored.
         #expect(fresh.select([0xFC, 0x94]).isEmpty)
     }
