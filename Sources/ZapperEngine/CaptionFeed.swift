@@ -63,8 +63,13 @@ final class CaptionFeed: @unchecked Sendable {
 
     /// The decode thread: a discontinuity begins a new stream; what was on screen goes.
     func discontinuity(at time: Double?) {
-        decoder?.flush()
+        guard let decoder else { return }
+        decoder.flush()
         guard let time else { return }
-        lock.withLock { screens.append((time, [])) }
+        lock.withLock {
+            guard generation == decoderGeneration else { return }
+            screens.append((time, []))
+            if screens.count > Self.keptScreens { screens.removeFirst(screens.count - Self.keptScreens) }
+        }
     }
 }

@@ -39,11 +39,13 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     public var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
 
     /// The variant's closed captions as the master names them; CEA-608 only (libavcodec
-    /// has no 708 text decoder). A master that says nothing (no CLOSED-CAPTIONS, not NONE)
-    /// gets CC1 once 608 data has been seen in the pictures.
+    /// has no 708 text decoder). A master that says nothing (no CLOSED-CAPTIONS, not NONE),
+    /// or a raw stream without one, gets CC1 once 608 data has been seen in the pictures.
     public var captionTracks: [CaptionTrack] {
         lock.withLock {
-            guard let master, master.variants.indices.contains(variant) else { return [] }
+            // A raw MPEG-TS stream (no master) offers what its pictures carry.
+            guard let master else { return saw608 ? [CaptionTrack(channel: .cea608(1), name: "CC1")] : [] }
+            guard master.variants.indices.contains(variant) else { return [] }
             let chosen = master.variants[variant]
             let named = master.captionTracks(for: chosen).filter { $0.channel.field608 != nil }
             if named.isEmpty, chosen.closedCaptions == .unspecified, saw608 {
