@@ -64,6 +64,21 @@ import ZapperMedia
         #expect(found.contains { $0.lines == ["THE FIRST ROW OF TEXT", "THEN THE SECOND"] }, "\(found)")
     }
 
+    /// Paint-on (resume direct captioning): characters appear on screen as they are sent, and an
+    /// erase clears them.
+    @Test func paintOnTextShowsAsItIsSent() throws {
+        let bytes = Array("PAINTED ONE PAIR AT A TIME".utf8)
+        let text = stride(from: 0, to: bytes.count, by: 2).map { [bytes[$0], $0 + 1 < bytes.count ? bytes[$0 + 1] : 0] }
+        let resumeDirect: [UInt8] = [0x14, 0x29], row15: [UInt8] = [0x14, 0x60], erase: [UInt8] = [0x14, 0x2C]
+        let sequence: [[UInt8]?] = [resumeDirect, resumeDirect, row15, row15] + text + Array(repeating: nil, count: 15) + [erase, erase]
+        let found = try screens(sequence.map { CEA608PopOnWriter.ccData($0?.map(CEA608Selector.withOddParity)) })
+        let shown = found.map(\.lines)
+        #expect(shown.contains(["PAINTED ONE PAIR AT A TIME"]), "\(found)")
+        #expect(shown.last == [], "\(found)")
+        // Before the row is complete, part of it is already on screen.
+        #expect(shown.contains { $0.count == 1 && $0[0].count < 26 && "PAINTED ONE PAIR AT A TIME".hasPrefix($0[0]) }, "\(found)")
+    }
+
     /// CC3 travels in field 2: a CC1 decoder sees none of it.
     @Test func anotherChannelIsNotShown() throws {
         let pairs = try CEA608PopOnWriter.pairs(for: [.init(start: 1.5, end: 3, lines: ["FIELD ONE"])], frameRate: 30, count: 120)
