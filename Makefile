@@ -97,7 +97,7 @@ test: deps
 # a hang or a blow-up fails it and keeps the input (Tests/FuzzTests/run-fuzz). `make test` runs each for TEST_FUZZ_SECONDS.
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
-FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo mqtt
+FUZZ_TARGETS ?= m3u hls webvtt xmltv config state keymap logo mqtt captions
 fuzz: deps
 	export ZAPPER_FUZZ=1; $(SWIFTPM) build --scratch-path "$(BUILD_DIR)-fuzz" $(SWIFT_BUILD_FLAGS) --sanitize=fuzzer --product zapper-fuzz
 	Tests/FuzzTests/run-fuzz "$(BUILD_DIR)-fuzz" $(FUZZ_SECONDS) $(FUZZ_TARGETS)

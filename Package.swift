@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "zapper", targets: ["zapper"]),
         .executable(name: "zapper-origin", targets: ["zapper-origin"]),
         .executable(name: "zapper-bench", targets: ["zapper-bench"]),
+        .executable(name: "zapper-caption-encode", targets: ["zapper-caption-encode"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -113,6 +114,8 @@ let package = Package(
             "OriginKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // The demo origin's encoder of its captions channel (CEA-608 in the H.264 SEI), run by its encode step.
+        .executableTarget(name: "zapper-caption-encode", dependencies: ["ZapperMedia"]),
         // Every parser of outside bytes as one fuzz target each (`make fuzz`, `zapper-fuzz` below).
         .target(name: "ZapperFuzzTargets", dependencies: ["ZapperCore", "ZapperGuide", "ZapperSettings", "ZapperUI"]),
         // For the kill -9 test of the state file: saves without pause until killed.

@@ -61,6 +61,7 @@ public struct ChannelCatalog: Codable, Sendable, Equatable {
             for audio in channel.audio where audio.streamLanguage == nil {
                 throw fail("channel \(channel.number): language \"\(audio.language)\" has no ISO 639-2 code here")
             }
+            if let reason = CaptionedChannel.problem(channel, loopSeconds: loopSeconds) { throw fail("channel \(channel.number): \(reason)") }
             guard Set(channel.audio.map(\.language)).count == channel.audio.count else {
                 throw fail("channel \(channel.number): two audio tracks with one language")
             }
@@ -79,6 +80,8 @@ public struct DemoChannel: Codable, Sendable, Equatable {
     /// the default (EXT-X-MEDIA TYPE=AUDIO without a URI, see EncodeRecipe).
     public var audio: [AudioTrack]
     public var subtitles: [SubtitleTrack]?
+    /// CEA-608 captions in the video's SEI (`CaptionedChannel`): at most one track, CC1.
+    public var captions: [CaptionTrack]?
     public var syncFlash: SyncFlash?
 
     public struct AudioTrack: Codable, Sendable, Equatable {
@@ -104,6 +107,16 @@ public struct DemoChannel: Codable, Sendable, Equatable {
         public var name: String
     }
 
+    /// Closed captions carried in the picture's H.264 SEI: what the master's
+    /// EXT-X-MEDIA TYPE=CLOSED-CAPTIONS says, and the captions' script: each
+    /// entry one pop-on caption of one to four rows, shown in turn over the loop.
+    public struct CaptionTrack: Codable, Sendable, Equatable {
+        public var instream: String
+        public var language: String
+        public var name: String
+        public var script: [[String]]
+    }
+
     /// A once-per-second white flash with a simultaneous short beep.
     public struct SyncFlash: Codable, Sendable, Equatable {
         public var beepHz: Int
@@ -118,6 +131,7 @@ public struct DemoChannel: Codable, Sendable, Equatable {
 
     public var alternateAudio: [AudioTrack] { Array(audio.dropFirst()) }
     public var subtitleTracks: [SubtitleTrack] { subtitles ?? [] }
+    public var captionTracks: [CaptionTrack] { captions ?? [] }
 
     /// Initials for the logo: "Ocean Blue" -> "OB".
     public var initials: String {

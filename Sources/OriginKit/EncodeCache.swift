@@ -65,6 +65,7 @@ public struct EncodeCache: Sendable {
         encoder.outputFormatting = [.sortedKeys]
         let identity = try encoder.encode(channel)
             + Data("|\(catalog.loopSeconds)|\(catalog.segmentSeconds)|\(EncodeRecipe.version)|\(ffmpeg)|\(font)".utf8)
+            + Data((channel.captionTracks.isEmpty ? "" : "|\(CaptionedChannel.version)").utf8)
         return "ch\(channel.number)-\(fnv1a(identity))"
     }
 
@@ -170,8 +171,16 @@ public struct EncodeCache: Sendable {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder),
                                                     withIntermediateDirectories: true)
         }
-        try runChecked("ffmpeg", recipe.arguments(outputDirectory: directory.path, textDirectory: textDirectory.path),
+        var captionedVideo: URL?
+        if !channel.captionTracks.isEmpty {
+            let folder = directory.appendingPathComponent("captioned")
+            try CaptionedChannel.encodeVideo(channel, loopSeconds: catalog.loopSeconds, segmentSeconds: catalog.segmentSeconds, into: folder)
+            captionedVideo = folder
+        }
+        try runChecked("ffmpeg", recipe.arguments(outputDirectory: directory.path, textDirectory: textDirectory.path,
+                                                  captionedVideo: captionedVideo?.path),
                        channel: channel.number)
+        if let captionedVideo { try? FileManager.default.removeItem(at: captionedVideo) }
         try runChecked("ffmpeg", recipe.logoArguments(output: directory.appendingPathComponent("logo.png").path,
                                                       textDirectory: textDirectory.path),
                        channel: channel.number)

@@ -94,30 +94,41 @@ public struct EncodeRecipe: Sendable {
          "initials.txt": channel.initials]
     }
 
-    public func arguments(outputDirectory: String, textDirectory: String) -> [String] {
+    /// `captionedVideo`: the folder of a captions channel's video (`CaptionedChannel`), copied
+    /// into the variants as it is (re-encoding it would lose the captions in its SEI).
+    public func arguments(outputDirectory: String, textDirectory: String, captionedVideo: String? = nil) -> [String] {
         let gop = Self.frameRate * segmentSeconds
-        var args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-                    "-f", "lavfi", "-i", "color=c=\(hexColour):s=1920x1080:r=\(Self.frameRate):d=\(loopSeconds)",
-                    "-f", "lavfi", "-i", "testsrc2=s=640x360:r=\(Self.frameRate):d=\(loopSeconds)"]
+        var args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
+        if let captionedVideo {
+            for variant in VideoVariant.all { args += ["-i", "\(captionedVideo)/\(variant.name).ts"] }
+        } else {
+            args += ["-f", "lavfi", "-i", "color=c=\(hexColour):s=1920x1080:r=\(Self.frameRate):d=\(loopSeconds)",
+                     "-f", "lavfi", "-i", "testsrc2=s=640x360:r=\(Self.frameRate):d=\(loopSeconds)"]
+        }
+        let firstAudio = captionedVideo == nil ? 2 : VideoVariant.all.count
         for track in channel.audio {
             args += ["-f", "lavfi", "-i", audioExpression(toneHz: track.toneHz, levelDB: track.levelDB ?? 0)]
         }
-        args += ["-filter_complex", filterGraph(textDirectory: textDirectory)]
+        if captionedVideo == nil { args += ["-filter_complex", filterGraph(textDirectory: textDirectory)] }
         func hls(_ directory: String) -> [String] {
             ["-f", "hls", "-hls_time", "\(segmentSeconds)", "-hls_list_size", "0",
              "-hls_segment_filename", "\(outputDirectory)/\(directory)/%d.ts",
              "\(outputDirectory)/\(directory)/index.m3u8"]
         }
         for (index, variant) in VideoVariant.all.enumerated() {
-            args += ["-map", "[v\(index)]"]
-            for input in channel.audio.indices { args += ["-map", "\(2 + input):a"] }
-            args += ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
-                     "-level:v", String(format: "%.1f", Double(variant.level) / 10),
-                     "-b:v", "\(variant.videoKbps)k", "-maxrate", "\(variant.videoKbps * 6 / 5)k",
-                     "-bufsize", "\(variant.videoKbps * 6 / 5)k",
-                     "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
-                     "-force_key_frames", "expr:gte(t,n_forced*\(segmentSeconds))",
-                     "-c:a", "aac", "-b:a", "\(variant.audioKbps)k", "-ac", "2", "-ar", "\(Self.sampleRate)"]
+            args += ["-map", captionedVideo == nil ? "[v\(index)]" : "\(index):v"]
+            for input in channel.audio.indices { args += ["-map", "\(firstAudio + input):a"] }
+            if captionedVideo == nil {
+                args += ["-c:v", "libx264", "-preset", "veryfast", "-profile:v", "high",
+                         "-level:v", String(format: "%.1f", Double(variant.level) / 10),
+                         "-b:v", "\(variant.videoKbps)k", "-maxrate", "\(variant.videoKbps * 6 / 5)k",
+                         "-bufsize", "\(variant.videoKbps * 6 / 5)k",
+                         "-g", "\(gop)", "-keyint_min", "\(gop)", "-sc_threshold", "0",
+                         "-force_key_frames", "expr:gte(t,n_forced*\(segmentSeconds))"]
+            } else {
+                args += ["-c:v", "copy"]
+            }
+            args += ["-c:a", "aac", "-b:a", "\(variant.audioKbps)k", "-ac", "2", "-ar", "\(Self.sampleRate)"]
             for (track, audio) in channel.audio.enumerated() {
                 args += ["-metadata:s:a:\(track)", "language=\(audio.streamLanguage ?? "und")"]
             }

@@ -42,6 +42,11 @@ public struct PlaylistWriter: Sendable {
             lines.append("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"subs\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
                 + "DEFAULT=NO,AUTOSELECT=YES,FORCED=NO,URI=\"\(EncodeRecipe.subtitleDirectory(language: track.language))/index.m3u8\"")
         }
+        // Captions travel in the picture's SEI: their renditions have no URI.
+        for track in fragmented ? [] : channel.captionTracks {
+            lines.append("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\","
+                + "INSTREAM-ID=\"\(track.instream)\",DEFAULT=NO,AUTOSELECT=YES")
+        }
         for variant in VideoVariant.all {
             let rates = bitrates(EncodeRecipe.videoDirectory(variant))
             var attributes = "BANDWIDTH=\(rates.peak),AVERAGE-BANDWIDTH=\(rates.average),"
@@ -49,6 +54,7 @@ public struct PlaylistWriter: Sendable {
             attributes += "CODECS=\"\(variant.codecs)\""
             if hasAudioGroup { attributes += ",AUDIO=\"audio\"" }
             if !channel.subtitleTracks.isEmpty && !fragmented { attributes += ",SUBTITLES=\"subs\"" }
+            if !channel.captionTracks.isEmpty && !fragmented { attributes += ",CLOSED-CAPTIONS=\"cc\"" }
             lines.append("#EXT-X-STREAM-INF:\(attributes)")
             lines.append("\(EncodeRecipe.videoDirectory(variant))/index.m3u8")
         }

@@ -22,6 +22,12 @@ enum Tools {
         guard let executable = find(name) else {
             throw OriginError.badCache(path: name, reason: "\(name) is not installed (apt-get install ffmpeg fontconfig)")
         }
+        return try run(executable: executable, arguments)
+    }
+
+    /// Runs the program at `executable` to completion, its output collected as `run` does.
+    static func run(executable: String, _ arguments: [String]) throws -> Result {
+        let name = URL(fileURLWithPath: executable).lastPathComponent
         let logURL = FileManager.default.temporaryDirectory
             .appendingPathComponent("zapper-origin-\(getpid())-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {

@@ -70,6 +70,7 @@ extension ChannelPlayback {
             var span: (first: Double, last: Double)?  // packet times seen in this segment
             do {
                 if spliced {
+                    captionFeed.discontinuity(at: timeline.end)
                     // The old timeline's last pictures come out first, then the decoders start afresh.
                     for (id, decoder) in decoders {
                         try decoder.send(nil)
@@ -172,7 +173,10 @@ extension ChannelPlayback {
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
         timeline.expected[stream] = time + duration
         timeline.end = max(timeline.end ?? time, time + duration)
-        if decoder.kind == .video { return enqueue(picture: frame, at: time, segment: segment) }
+        if decoder.kind == .video {
+            captionFeed.picture(frame, at: time, tracks: trackState)
+            return enqueue(picture: frame, at: time, segment: segment)
+        }
         return enqueue(audio: try resampler.convert(frame), at: time)
     }
 }

@@ -115,6 +115,10 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// Its audio languages and subtitles, and the audio asked for.
     let trackState: ChannelTracks
     public var tracks: any ChannelTrackList { trackState }
+    /// The chosen closed captions, decoded from the pictures.
+    let captionFeed = CaptionFeed()
+    public func chooseCaptions(_ channel: CaptionChannel?) { captionFeed.choose(channel) }
+    public func captionLines(at time: Double) -> [String] { captionFeed.lines(at: time) }
 
     public func start() {
         startPipeline(session, threadName: "zapper-decode-\(channel.number)")

@@ -15,6 +15,7 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     private var offsets: [Int64: Double] = [:]
     private var firstSequence: Int64?
     private var pictureSequence: Int64?
+    private var saw608 = false
     static let keptDiscontinuities = 32
 
     init(audioLanguage: String?) {
@@ -36,6 +37,28 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     /// one), or with playlists of their own (an `AudioRenditionFeed` plays one).
     public var audioRenditions: [HLSRendition] { renditions(.audio) }
     public var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
+
+    /// The variant's closed captions as the master names them; CEA-608 only (libavcodec
+    /// has no 708 text decoder). A master that says nothing (no CLOSED-CAPTIONS, not NONE),
+    /// or a raw stream without one, gets CC1 once 608 data has been seen in the pictures.
+    public var captionTracks: [CaptionTrack] {
+        lock.withLock {
+            // A raw MPEG-TS stream (no master) offers what its pictures carry.
+            guard let master else { return saw608 ? [CaptionTrack(channel: .cea608(1), name: "CC1")] : [] }
+            guard master.variants.indices.contains(variant) else { return [] }
+            let chosen = master.variants[variant]
+            let named = master.captionTracks(for: chosen).filter { $0.channel.field608 != nil }
+            if named.isEmpty, chosen.closedCaptions == .unspecified, saw608 {
+                return [CaptionTrack(channel: .cea608(1), name: "CC1")]
+            }
+            return named
+        }
+    }
+
+    /// The decode thread: the pictures carry CEA-608 data.
+    func sawCaptions() {
+        lock.withLock { saw608 = true }
+    }
 
     /// The audio asked for, and a number that changes with each new request.
     var audioRequest: (choice: AudioChoice, generation: Int) {

@@ -10,7 +10,7 @@ import ZapperUI
 /// crash. The seeds and every crash found (`Tests/FuzzTests/Seeds`, `…/Regressions`)
 /// also run through these in the ordinary tests (`FuzzTests`).
 public enum FuzzTarget: String, CaseIterable, Sendable {
-    case m3u, hls, webvtt, xmltv, config, state, keymap, logo, mqtt
+    case m3u, hls, webvtt, xmltv, config, state, keymap, logo, mqtt, captions
 
     public func run(_ bytes: [UInt8]) {
         let text = String(decoding: bytes, as: UTF8.self)
@@ -55,6 +55,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = FleetPayloads.reply(verb: verb, payload: payload, refusal: refusal)
             _ = MQTTBroker.parse(verb)
             _ = MQTTTopics.boxID(fromHostName: verb)
+        case .captions:
+            // The bytes as a picture's cc_data for each 608 channel, and as the caption decoder's ASS text.
+            for number in 1...4 {
+                var selector = CEA608Selector(number: number)
+                _ = selector.select(bytes)
+                _ = selector.select(Array(bytes.reversed()))
+            }
+            _ = CaptionText.lines(fromASS: text)
         }
     }
 

@@ -67,6 +67,8 @@ import ZapperCore
 /// # Even loudness: each channel brought toward the target (LUFS, -40 to -10) as it plays.
 /// even-loudness = true
 /// loudness-target = -23
+/// # Closed captions (the channel's first, CC1 usually) show while the sound is muted.
+/// captions-when-muted = false
 ///
 /// # Day-parting, in the box's time zone: each entry on some days (mon … sun, weekdays,
 /// # weekends, daily) from one time to another (overnight when "to" is earlier), setting a

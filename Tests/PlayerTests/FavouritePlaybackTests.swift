@@ -26,7 +26,7 @@ extension ZapperPlaybackTests {
             """)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.favourite).map { [$0["channel"] as? Int, ($0["on"] as? Bool).map { $0 ? 1 : 0 }] } == [[1, 1], [5, 1]])
-        // CH+ from 5 skips 6 to 9: the next favourite, wrapping, is 1.
+        // CH+ from 5 skips 6 to 10: the next favourite, wrapping, is 1.
         #expect(run.named(.tune).compactMap { $0["channel"] as? Int } == [1, 5, 1], "\(run.named(.tune))")
         let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
         #expect(saved.contains("\"favourites\"") && saved.contains("\"recents\""), "\(saved)")

@@ -86,7 +86,13 @@ import ZapperCore
         #expect(try ConfigFile.parse("[sound]\nloudness-target = -24\n", file: "z.toml").loudness.target == -24)
         #expect(problems("[sound]\nloudness-target = 0\n") == "/etc/zapper/zapper.toml:2: sound.loudness-target: 0.0 LUFS is not within -40 to -10")
         #expect(problems("[sound]\nloudness-target = \"loud\"\n").contains("sound.loudness-target: expected a number (LUFS), found string"))
-        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: even-loudness, loudness-target)"))
+        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: captions-when-muted, even-loudness, loudness-target)"))
+    }
+
+    @Test func captionsWhenMutedIsOffUnlessSaid() throws {
+        #expect(try ConfigFile.parse("", file: "z.toml").captionsWhenMuted == false)
+        #expect(try ConfigFile.parse("[sound]\ncaptions-when-muted = true\n", file: "z.toml").captionsWhenMuted == true)
+        #expect(problems("[sound]\ncaptions-when-muted = \"yes\"\n").contains("sound.captions-when-muted"))
     }
 
     @Test func scheduleEntriesAreReadAndABadOneNamed() throws {

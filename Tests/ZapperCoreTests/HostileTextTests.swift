@@ -63,6 +63,10 @@ import Testing
             _ = XMLTVTime.seconds(text)
             _ = try? ZapperState.decode(Data(text.utf8))
             _ = try? HLSParser.parse(text, url: URL(string: "http://h/p.m3u8")!)
+            let lines = CaptionText.lines(fromASS: text)
+            #expect(lines.count <= CaptionText.maximumLines && lines.allSatisfy { $0.unicodeScalars.count <= CaptionText.maximumColumns })
+            var selector = CEA608Selector(number: 2)
+            #expect(selector.select(Array(text.utf8)).count % 3 == 0)
         }
     }
 }

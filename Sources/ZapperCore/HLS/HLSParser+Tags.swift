@@ -22,6 +22,10 @@ extension HLSParser.State {
         variant.frameRate = try attributes.float("FRAME-RATE", in: 0...HLSLimits.frameRate)
         variant.audioGroup = attributes["AUDIO"]
         variant.subtitlesGroup = attributes["SUBTITLES"]
+        if let captions = attributes["CLOSED-CAPTIONS"] {
+            // A quoted group id, or the enumerated string NONE (unquoted).
+            variant.closedCaptions = captions == "NONE" && !attributes.quoted.contains("CLOSED-CAPTIONS") ? .none : .group(captions)
+        }
         return variant
     }
 
@@ -34,6 +38,10 @@ extension HLSParser.State {
         rendition.isDefault = try attributes.yesNo("DEFAULT")
         rendition.autoselect = try attributes.yesNo("AUTOSELECT") || rendition.isDefault
         rendition.forced = try attributes.yesNo("FORCED")
+        if type == .closedCaptions {
+            // An INSTREAM-ID not known here leaves the rendition unoffered rather than failing the master.
+            rendition.instream = attributes["INSTREAM-ID"].flatMap(CaptionChannel.init(instreamID:))
+        }
         if let uri = attributes["URI"] {
             guard type != .closedCaptions else { throw fail("EXT-X-MEDIA TYPE=CLOSED-CAPTIONS must not have a URI") }
             rendition.uri = try resolve(uri)

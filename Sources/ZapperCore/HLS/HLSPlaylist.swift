@@ -22,6 +22,16 @@ public struct HLSMasterPlaylist: Sendable, Equatable {
         guard let group else { return [] }
         return renditions.filter { $0.type == type && $0.groupID == group }
     }
+
+    /// The closed captions `variant` carries, as its CLOSED-CAPTIONS group names them.
+    public func captionTracks(for variant: HLSVariant) -> [CaptionTrack] {
+        guard case .group(let group) = variant.closedCaptions else { return [] }
+        var seen = Set<CaptionChannel>()
+        return renditions(.closedCaptions, group: group).compactMap { rendition in
+            guard let channel = rendition.instream, seen.insert(channel).inserted else { return nil }
+            return CaptionTrack(channel: channel, name: rendition.name, language: rendition.language)
+        }
+    }
 }
 
 public struct HLSVariant: Sendable, Equatable {
@@ -34,11 +44,22 @@ public struct HLSVariant: Sendable, Equatable {
     public var frameRate: Double?
     public var audioGroup: String?
     public var subtitlesGroup: String?
+    /// CLOSED-CAPTIONS: a group of TYPE=CLOSED-CAPTIONS renditions, none (NONE), or not said.
+    public var closedCaptions: ClosedCaptionsReference = .unspecified
 
     public init(uri: URL, bandwidth: Int) {
         self.uri = uri
         self.bandwidth = bandwidth
     }
+}
+
+/// EXT-X-STREAM-INF's CLOSED-CAPTIONS attribute.
+public enum ClosedCaptionsReference: Sendable, Equatable {
+    /// Absent: the master does not say.
+    case unspecified
+    /// NONE: the variant carries no captions.
+    case none
+    case group(String)
 }
 
 public struct HLSResolution: Sendable, Equatable {
@@ -61,6 +82,8 @@ public struct HLSRendition: Sendable, Equatable {
     public var forced = false
     /// Nil when the rendition is carried inside the variant's own stream.
     public var uri: URL?
+    /// TYPE=CLOSED-CAPTIONS: the INSTREAM-ID's service (nil for one not known here).
+    public var instream: CaptionChannel?
 
     public init(type: MediaType, groupID: String, name: String) {
         self.type = type

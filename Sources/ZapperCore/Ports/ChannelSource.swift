@@ -50,6 +50,16 @@ public protocol ChannelStream: AnyObject, Sendable {
     func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
                          cues: @escaping @Sendable ([SubtitleCue]) -> Void,
                          trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower
+    /// Decodes closed captions `channel` from the pictures from now on (nil: none).
+    func chooseCaptions(_ channel: CaptionChannel?)
+    /// The lines of the chosen captions on screen at timeline time `time` (empty: none).
+    func captionLines(at time: Double) -> [String]
+}
+
+extension ChannelStream {
+    /// A stream without closed captions.
+    public func chooseCaptions(_ channel: CaptionChannel?) {}
+    public func captionLines(at time: Double) -> [String] { [] }
 }
 
 /// A decoded picture, opaque to the player: the screen that came with the source draws it.
@@ -103,10 +113,16 @@ public protocol ChannelTrackList: AnyObject, Sendable {
     var playingAudio: HLSRendition? { get }
     /// Subtitle renditions with a playlist.
     var subtitleRenditions: [HLSRendition] { get }
+    /// Closed captions in the pictures' own stream that can be shown (CEA-608).
+    var captionTracks: [CaptionTrack] { get }
     /// The first media sequence decoded (subtitles start there).
     var startSequence: Int64? { get }
     /// Discontinuity `sequence`'s stream time + this = timeline time.
     func offset(discontinuity sequence: Int64) -> Double?
+}
+
+extension ChannelTrackList {
+    public var captionTracks: [CaptionTrack] { [] }
 }
 
 /// A subtitle rendition being followed; it stops when let go.

@@ -32,6 +32,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var metricsListen: ListenAddress?
     /// `[mqtt]`: the broker a fleet (Home Assistant) reaches the box through; nil: none.
     public var mqtt: MQTTSettings?
+    /// Closed captions show while the sound is muted (`[sound] captions-when-muted`).
+    public var captionsWhenMuted = false
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

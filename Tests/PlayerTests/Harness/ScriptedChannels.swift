@@ -27,6 +27,8 @@ struct ChannelScript: Sendable {
     var pictureBlackAfter: Int?
     /// The channel's further sources (`LineupChannel.backups`), each behaving as scripted.
     var backups: [ChannelScript] = []
+    /// With lines, the channel offers closed captions CC1 ("English"), which show these lines while chosen.
+    var captions: [String]?
 
     /// Source `index` of channel `number`: its URL in the harness's lineup.
     static func url(channel number: Int, source index: Int = 0) -> URL {
@@ -86,7 +88,9 @@ final class ScriptedChannelSource: ChannelSource, @unchecked Sendable {
 final class ScriptedStream: ChannelStream, @unchecked Sendable {
     let channel: LineupChannel
     let failures = FailureMark()
-    let tracks: any ChannelTrackList = NoTracks()
+    let tracks: any ChannelTrackList
+    /// The closed captions the player asked for last.
+    private(set) var chosenCaptions: CaptionChannel?
     private let lock = NSLock()
     private let script: ChannelScript
     private let clock: VirtualClock
@@ -112,6 +116,7 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
         self.clock = clock
         self.report = report
         self.countTune = countTune
+        tracks = NoTracks(captions: script.captions != nil)
         frame = try! Frame.solid(width: 64, height: 36, red: script.colour.red, green: script.colour.green, blue: script.colour.blue)
         shade = try! Frame.solid(width: 64, height: 36, red: min(255, script.colour.red + 4), green: min(255, script.colour.green + 4),
                                  blue: min(255, script.colour.blue + 4))
@@ -200,6 +205,12 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
         }
     }
 
+    func chooseCaptions(_ channel: CaptionChannel?) { lock.withLock { chosenCaptions = channel } }
+
+    func captionLines(at time: Double) -> [String] {
+        lock.withLock { chosenCaptions == .cea608(1) ? script.captions ?? [] : [] }
+    }
+
     func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
                          cues: @escaping @Sendable ([SubtitleCue]) -> Void,
                          trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower {
@@ -207,12 +218,15 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     }
 }
 
-/// A scripted channel has one language and no subtitles.
+/// A scripted channel has one language and no subtitles; closed captions CC1 when its script has them.
 final class NoTracks: ChannelTrackList {
+    let hasCaptions: Bool
+    init(captions: Bool = false) { hasCaptions = captions }
     var audioRenditions: [HLSRendition] { [] }
     var playingAudio: HLSRendition? { nil }
     var subtitleRenditions: [HLSRendition] { [] }
-    var startSequence: Int64? { nil }
+    var captionTracks: [CaptionTrack] { hasCaptions ? [CaptionTrack(channel: .cea608(1), name: "English", language: "en")] : [] }
+    var startSequence: Int64? { hasCaptions ? 0 : nil }
     func offset(discontinuity sequence: Int64) -> Double? { nil }
 }
 
