@@ -31,13 +31,24 @@ enum Fleet {
         return link
     }
 
+    /// The descriptors open when zapper started (`noteInheritedDescriptors`, first thing in `run`).
+    nonisolated(unsafe) static var inherited: Set<Int32> = []
+
+    static func noteInheritedDescriptors() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        // The listing's own directory handle is among them, and closed by now.
+        inherited = Set(names.compactMap(Int32.init).filter { fcntl($0, F_GETFD) >= 0 })
+    }
+
     /// After a `reload` ended the loop (state saved, devices handed back): zapper starts anew in
     /// this process (execve, the same PID for systemd) with the same arguments but `--channel`,
     /// reading the lineup and the configuration again and resuming the channel from the state.
     static func startAgain() -> Never {
-        // Only stdin, stdout and stderr go on: the KMS device, the sound and the sockets close.
+        // What zapper opened closes (the KMS device, the sound, the sockets); what it was started
+        // with goes on: a parent's own descriptors (systemd's, or a supervisor's that watches for
+        // the child's exit through one) must not look as if the child had ended.
         if let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
-            for descriptor in descriptors.compactMap(Int32.init) where descriptor > 2 {
+            for descriptor in descriptors.compactMap(Int32.init) where descriptor > 2 && !inherited.contains(descriptor) {
                 let flags = fcntl(descriptor, F_GETFD)
                 if flags >= 0 { _ = fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) }
             }

@@ -122,6 +122,7 @@ struct Zapper: ParsableCommand {
     }
 
     func run() throws {
+        Fleet.noteInheritedDescriptors()
         // The metrics' uptime counts from here.
         let launched = SystemClock().monotonic
         if printDefaultKeymap {

@@ -12,7 +12,15 @@ import ZapperHLS
     static let certificates = Result { try TestCertificates.make() }
 
     /// Fetches `/hello` from a server presenting `pair`, with a fetcher that trusts `trust`.
+    /// At high priority: the test process queues hundreds of synchronous tests on Swift's two
+    /// cooperative threads at the start of a run (all at the default priority), and the fetch's
+    /// 20 s whole-body deadline is wall-clock time; queued behind them, a CI run's fetch once
+    /// took 48 s. The box has no such backlog (its frame loop has a thread of its own).
     func fetch(_ pair: TestCertificates.Pair, trust: TLSTrust) async throws -> Result<String, HTTPFetcher.Failure> {
+        try await Task(priority: .high) { try await fetchNow(pair, trust: trust) }.value
+    }
+
+    private func fetchNow(_ pair: TestCertificates.Pair, trust: TLSTrust) async throws -> Result<String, HTTPFetcher.Failure> {
         let server = try await OriginHTTPServer.start(port: 0, responder: { _ in
             { _ in OriginReply(status: 200, body: Data("hello over TLS\n".utf8)) }
         }, tls: OriginTLS(certificateFile: pair.certificate, keyFile: pair.key))
