@@ -77,7 +77,8 @@ public final class MosquittoBroker: @unchecked Sendable {
         try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
     }
 
-    /// A loopback port nothing listens on now (the kernel's choice, released at once).
+    /// A loopback port nothing listens on now (the kernel's choice, released at once); any test's
+    /// own server (Prometheus, say) takes one here too.
     public static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw StartFailure(description: "socket: \(errno)") }

@@ -97,7 +97,7 @@ final class PrometheusServer {
     init(scraping target: Int) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-prometheus-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        port = try freeLoopbackPort()
+        port = try MosquittoBroker.freePort()
         let config = folder.appendingPathComponent("prometheus.yml")
         try """
             global:
@@ -153,21 +153,4 @@ final class PrometheusServer {
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: folder)
     }
-}
-
-/// A loopback port free now: bound to port 0, read back, let go.
-func freeLoopbackPort() throws -> Int {
-    let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw POSIXError(.EMFILE) }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
-    }
-    guard bound else { throw POSIXError(.EADDRINUSE) }
-    return Int(UInt16(bigEndian: address.sin_port))
 }

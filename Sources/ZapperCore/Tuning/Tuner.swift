@@ -47,15 +47,6 @@ public struct Tuner: Sendable {
     /// In standby (`.sleep`): no tune until `.wake`.
     private var asleep = false
 
-    private struct ActiveTune: Sendable {
-        var serial: Int
-        var channel: Int
-        var deadline: Int
-        /// The channel's source it plays from (0: the first).
-        var source = 0
-        /// Sources tried for this attempt at the channel, this one included.
-        var tried = 1
-    }
     /// How many sources each channel has (missing: one).
     private let sourceCounts: [Int: Int]
     /// The source of each channel that presented a picture last (missing: the first).

@@ -175,3 +175,14 @@ public struct TunerSettings: Sendable, Equatable {
         return min(delay, retryCap)
     }
 }
+
+/// The tuner's tune under way (`Tuner`'s own bookkeeping).
+struct ActiveTune: Sendable {
+    var serial: Int
+    var channel: Int
+    var deadline: Int
+    /// The channel's source it plays from (0: the first).
+    var source = 0
+    /// Sources tried for this attempt at the channel, this one included.
+    var tried = 1
+}
