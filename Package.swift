@@ -39,6 +39,7 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -55,8 +56,8 @@ let package = Package(
         // A fleet's MQTT broker (Home Assistant): libmosquitto's client on its own thread.
         .target(name: "ZapperMQTT", dependencies: ["CMosquitto", "ZapperCore"]),
 
-        // The programme guide: XMLTV read streaming (FoundationXML), gzip with zlib.
-        .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib"]),
+        // The programme guide: XMLTV read streaming (libxml2's SAX push parser), gzip with zlib.
+        .target(name: "ZapperGuide", dependencies: ["ZapperCore", "CZlib", "CLibXML2"]),
 
         // Our own live HLS client: playlists, segments, variant choice (AsyncHTTPClient);
         // TLS verified by swift-nio-ssl (system trust store, plus a private CA file);

@@ -1,8 +1,5 @@
 import Foundation
 import ZapperCore
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// What a read of a guide gave: the guide, the programmes and channels it
 /// skipped (each with its line), and counts for the log.
@@ -48,8 +45,7 @@ public struct GuideReadError: Error, Sendable, CustomStringConvertible {
         line > 0 ? "\(source):\(line):\(column): \(message)" : "\(source): \(message)"
     }
 
-    /// libxml2's error numbers (`xmlParserErrors`), which FoundationXML passes on as
-    /// the NSError code on Linux (its own `XMLParser.ErrorCode` names do not match them).
+    /// libxml2's error numbers (`xmlParserErrors`).
     enum XMLCode {
         static let documentEnd = 5
     }

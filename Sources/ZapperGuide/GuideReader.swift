@@ -1,8 +1,5 @@
 import Foundation
 import ZapperCore
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Reads an XMLTV guide without ever holding the whole document: from a file
 /// (`read(path:)`), or from bytes arriving in chunks (`feed(_:)` … `finish()`),
@@ -11,12 +8,12 @@ import FoundationXML
 /// windows-1252, …) or gzip-compressed (`.xml.gz`, told by its magic bytes
 /// 1f 8b, not by the name).
 ///
-/// Why a thread: Foundation's `XMLParser` on Linux has no push interface; it
-/// pulls from an `InputStream` a few kilobytes at a time until the stream
-/// says "end". So `feed` puts chunks in a small queue, and a thread of its own
-/// runs the parser over a stream that takes from that queue (waiting when it
-/// is empty). `feed` suspends, without blocking a thread, while more than
-/// `queueLimit` bytes wait, so a fast download cannot outrun the parser's memory.
+/// Why a thread: parsing a large guide takes seconds of CPU, which must not
+/// hold one of Swift's cooperative threads. So `feed` puts chunks in a small
+/// queue, and a thread of its own takes them (waiting when it is empty) and
+/// hands them to libxml2's push parser. `feed` suspends, without blocking a
+/// thread, while more than `queueLimit` bytes wait, so a fast download cannot
+/// outrun the parser's memory.
 public final class GuideReader: Sendable {
     public struct Options: Sendable {
         /// Keep only the programmes this window keeps (bounded memory); `nil` keeps all.
@@ -113,33 +110,33 @@ public final class GuideReader: Sendable {
             collector: GuideCollector(source: source, window: options.window, wanted: options.wanted),
             preferredLanguages: options.preferredLanguages)
         let bytes = DecompressingSource(limit: GuideLimits.documentBytes, pull: pull)
-        // Invalid UTF-8 in a name would trap inside Foundation's XML parser: repaired first (UTF8Repair).
+        // A stray byte that is not UTF-8 in a UTF-8 guide would end the parse: repaired first (UTF8Repair).
         let repaired = RepairedSource(bytes)
-        // A processing instruction without data crashes it: taken out (InstructionFilter).
-        var instructions = InstructionFilter()
-        let stream = PullInputStream {
-            // After a fatal error the parser would read on to the end; stop instead.
-            if handler.failed { return nil }
-            guard let chunk = try repaired.next() else {
-                handler.inputEnded = true
-                let rest = instructions.finish()
-                return rest.isEmpty ? nil : rest
+        let parser = XMLPushParser(source: source, events: handler)
+        var delivered = 0
+        var readFailure: Error?
+        do {
+            // After a fatal error libxml2 would read on to the end; stop instead.
+            while !handler.failed, !parser.stopped, let chunk = try repaired.next() {
+                delivered += chunk.count
+                parser.feed(chunk)
             }
-            return instructions.feed(chunk)
+            if !handler.failed, !parser.stopped {
+                handler.inputEnded = true
+                parser.finish()
+            }
+        } catch {
+            readFailure = error
         }
-        let parser = XMLParser(stream: stream)
-        parser.delegate = handler
-        parser.shouldResolveExternalEntities = false
-        _ = parser.parse()
 
         var collector = handler.collector
         let guide = collector.finish()
         let document = GuideDocument(guide: guide, problems: collector.problems, counts: collector.counts,
-                                     bytes: stream.delivered)
+                                     bytes: delivered)
         func failure(_ message: String, line: Int = 0, column: Int = 0) -> GuideReadError {
             GuideReadError(source: source, line: line, column: column, message: message, partial: document)
         }
-        if let error = stream.failure {
+        if let error = readFailure {
             if error is CancellationError { throw failure("reading was cancelled") }
             if let error = error as? ZlibError { throw failure(error.description) }
             if error is DecompressingSource.TooLarge {
@@ -149,7 +146,7 @@ public final class GuideReader: Sendable {
         }
         guard let root = handler.rootName else {
             if let error = handler.parseError {
-                throw failure(stream.delivered == 0 ? "the guide is empty" : GuideReadError.describe(xmlCode: error.code),
+                throw failure(delivered == 0 ? "the guide is empty" : GuideReadError.describe(xmlCode: error.code),
                               line: error.line, column: error.column)
             }
             throw failure("the guide is empty")

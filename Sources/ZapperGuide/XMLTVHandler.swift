@@ -1,10 +1,7 @@
 import Foundation
 import ZapperCore
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// XMLParser's delegate for XMLTV: turns `<channel>` and `<programme>`
+/// The XML parser's listener for XMLTV: turns `<channel>` and `<programme>`
 /// elements into `GuideChannel`s and `Programme`s as they end, and hands them
 /// to a `GuideCollector`. Nothing but the element being read is kept here.
 ///
@@ -13,12 +10,7 @@ import FoundationXML
 /// unknown ones are skipped. Of texts given in several languages (`<title
 /// lang="sv">`, `<title lang="en">`), the first of `preferredLanguages` wins,
 /// else the first given.
-///
-/// Known limit (FoundationXML on Linux, libxml2 2.9): entities a document
-/// declares itself (`<!DOCTYPE tv [<!ENTITY show "Tom &amp; Jerry">]>`) reach
-/// the delegate mangled (parts of their text are lost). XML's own five and
-/// character references (`&#160;`) are fine; real guides rarely declare more.
-final class XMLTVHandler: NSObject, XMLParserDelegate {
+final class XMLTVHandler: XMLEvents {
     var collector: GuideCollector
     let preferredLanguages: [String]
 
@@ -56,16 +48,15 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         self.preferredLanguages = preferredLanguages.map { $0.lowercased() }
     }
 
-    // MARK: - XMLParserDelegate
+    // MARK: - XMLEvents
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                qualifiedName: String?, attributes: [String: String] = [:]) {
+    func startElement(_ name: String, attributes: [String: String], parser: XMLPushParser) {
         // libxml2 recovers after an error and reads on; nothing after the first error is kept.
         guard parseError == nil else { return }
         defer { stack.append(name) }
         if stack.isEmpty {
             rootName = name
-            if name != "tv" { parser.abortParsing() }
+            if name != "tv" { parser.stop() }
             return
         }
         let parent = stack.last!
@@ -91,15 +82,13 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if capturing, parseError == nil { capture(string) }
+    func characters(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if capturing, parseError == nil, text.utf8.count < GuideLimits.textCharacters * 4 {
+            capture(String(decoding: utf8, as: UTF8.self))
+        }
     }
 
-    func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        if capturing, parseError == nil { capture(String(decoding: block, as: UTF8.self)) }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+    func endElement(_ name: String) {
         guard parseError == nil, !stack.isEmpty else { return }
         stack.removeLast()
         guard let parent = stack.last else {
@@ -134,10 +123,8 @@ final class XMLTVHandler: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred error: Error) {
-        if parseError == nil {
-            parseError = (parser.lineNumber, parser.columnNumber, (error as NSError).code, inputEnded)
-        }
+    func error(code: Int, line: Int, column: Int) {
+        if parseError == nil { parseError = (line, column, code, inputEnded) }
     }
 
     // MARK: - Pieces

@@ -101,7 +101,7 @@ import ZapperCore
     @Test(.enabled(if: ProcessInfo.processInfo.environment[probeVariable] != nil))
     func memoryProbe() async throws {
         let path = try #require(ProcessInfo.processInfo.environment[Self.probeVariable])
-        // Warm up: load FoundationXML and libxml2's code and start a reader thread
+        // Warm up: load libxml2's code and start a reader thread
         // once, so that what is measured is what the guide's size costs.
         _ = try GuideReader.read(bytes: Array(originShapedGuide.utf8), source: "warm-up")
         let warmUp = GuideReader(source: "warm-up")

@@ -77,7 +77,7 @@ import ZapperCore
         #expect(all == xml)
     }
 
-    /// Invalid UTF-8 in an element or attribute name used to end the process inside Foundation's
+    /// Invalid UTF-8 in an element or attribute name once ended the process inside Foundation's
     /// XML parser (found by `make fuzz`); now it is repaired and the rest of the guide is read.
     @Test func invalidUTF8InNamesDoesNotTrap() throws {
         let head = "<tv><channel id=\"a\"><display-name>A</display-name></channel>"
@@ -93,5 +93,34 @@ import ZapperCore
             + [0xE9] + Array("</title></programme></tv>".utf8)
         #expect(try GuideReader.read(bytes: latin1, source: "latin1.xml").guide.programmes(channelID: "a").first?.title == "Café")
     }
-}
 
+    /// A processing instruction without data (`<?x?>`) once ended the process inside Foundation's
+    /// XML parser, also after a declaration naming a garbage encoding (found by `make fuzz`).
+    @Test func processingInstructionsAreIgnored() throws {
+        let body = "<?php?><tv><?x?><channel id=\"a\"><display-name>A<?y  ?></display-name></channel>"
+            + programme("a", start: "20261121060000", stop: "20261121063000", body: "<title>Kept<?z?></title>") + "</tv><?end?>"
+        let document = try readGuide("<?xml version=\"1.0\"?>\n" + body, chunkSize: 3)
+        #expect(document.guide.programmes(channelID: "a").map(\.title) == ["Kept"])
+        let garbage = Array("<?xml version=\"1.0\" encoding=\"".utf8) + [0xFF, 0xFF, 0xFF, 0x02] + Array("\"?>\n\(body)".utf8)
+        #expect(readError(garbage) != nil)
+    }
+
+    /// Entities the guide declares itself are expanded each time they are used; an external one
+    /// (a file on the box) is never read into the guide.
+    @Test func declaredEntitiesExpandAndExternalOnesAreNotLoaded() throws {
+        let secret = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-secret-\(UUID().uuidString).txt")
+        try "the box's secret".write(to: secret, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: secret) }
+        let text = """
+            <?xml version="1.0"?>
+            <!DOCTYPE tv [<!ENTITY show "Tom &amp; Jerry"><!ENTITY leak SYSTEM "\(secret.absoluteString)">]>
+            <tv>
+            """ + programme("a", start: "20261121060000", stop: "20261121063000", body: "<title>&show;</title>")
+            + programme("a", start: "20261121063000", stop: "20261121070000", body: "<title>&show; again</title>")
+            + programme("a", start: "20261121070000", stop: "20261121073000", body: "<title>Leak: &leak;</title>") + "</tv>"
+        let titles = (try? readGuide(text).guide.programmes(channelID: "a").map(\.title))
+            ?? readError(Array(text.utf8))?.partial?.guide.programmes(channelID: "a").map(\.title) ?? []
+        #expect(titles.prefix(2) == ["Tom & Jerry", "Tom & Jerry again"])
+        #expect(!titles.contains { $0.contains("secret") })
+    }
+}

@@ -3,12 +3,12 @@ import Foundation
 /// Makes a byte stream valid UTF-8, chunk by chunk: each invalid sequence
 /// becomes U+FFFD, and a sequence cut by a chunk's end waits for the next.
 ///
-/// For XMLTV guides: Foundation's XML parser on Linux traps (ends the process)
-/// on an element or attribute *name* that is not valid UTF-8, where libxml2
-/// would have reported an error. A guide that says it is UTF-8 (or says
-/// nothing, or names an encoding nobody knows) is repaired before the parser
-/// sees it; one in an encoding libxml2 knows (`encoding="ISO-8859-1"`,
-/// `"Shift_JIS"`) is converted to UTF-8 by libxml2 and left alone.
+/// For XMLTV guides: libxml2 stops at the first byte that is not UTF-8 in a
+/// UTF-8 document, and a whole guide is lost for one mis-encoded accent in a
+/// title. A guide that says it is UTF-8 (or says nothing, or names an
+/// encoding nobody knows) is repaired before the parser sees it; one in an
+/// encoding libxml2 knows (`encoding="ISO-8859-1"`, `"Shift_JIS"`) is
+/// converted to UTF-8 by libxml2 and left alone.
 public struct UTF8Repair: Sendable {
     private var carry: [UInt8] = []
     /// Whether the stream is repaired at all: decided by `first(_:)` from the XML declaration.
