@@ -13,7 +13,8 @@
 #                              background with systemd as PID 1: the kernel and initramfs given
 #                              directly with out/cmdline (+ KERNEL_ARGS), or with UEFI=1 through
 #                              OVMF and the disk's own systemd-boot; KVM when /dev/kvm works, else
-#                              TCG; DISK_IF=virtio|ahci|usb; SNAPSHOT=1 keeps the disk unchanged; sets qemu_pid
+#                              TCG; DISK_IF=virtio|ahci|usb; DISK_FORMAT=raw|qcow2; SNAPSHOT=1 keeps the
+#                              disk unchanged; sets qemu_pid
 #   image_key QMP QCODE        presses and releases a key on the virtio keyboard (QMP input-send-event)
 #   image_guest SOCKET COMMAND runs a shell command in the test image (zapper-test-shell on
 #                              virtio-serial; image_boot_disk adds the port when GUEST_SOCKET is set);
@@ -103,7 +104,7 @@ image_boot_disk() {
     local accel=${ACCEL:-$(image_accel)}
     local boot=(-kernel "$out/vmlinuz" -initrd "$out/initrd.img" -append "$(cat "$out/cmdline") ${KERNEL_ARGS:-}")
     [[ ${UEFI:-0} == 1 ]] && boot=(-bios /usr/share/ovmf/OVMF.fd)
-    drive="file=$disk,format=raw,if=none,id=disk0${SNAPSHOT:+,snapshot=on}"
+    drive="file=$disk,format=${DISK_FORMAT:-raw},if=none,id=disk0${SNAPSHOT:+,snapshot=on}"
     local disk_args
     case ${DISK_IF:-virtio} in
         virtio) disk_args=(-device virtio-blk-pci,drive=disk0) ;;
