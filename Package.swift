@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // glibc's malloc.h (arena limit), which Swift's Glibc module leaves out.
+        .systemLibrary(name: "CMalloc"),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore"),
@@ -108,7 +110,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT", "CMalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [

@@ -89,6 +89,7 @@ struct Zapper: ParsableCommand {
 
     /// `zapper check LINEUP` is a command of its own; everything else plays.
     static func main() {
+        Allocator.configure()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "check" {
             ZapperCheck.main(Array(arguments.dropFirst()))
