@@ -10,8 +10,8 @@ import Foundation
 /// one run each, `MALLOC_ARENA_MAX` set for the run): RSS after 1,000 changes 204 MB by
 /// default, 164 MB with four arenas, 156 MB with two; growth from 500 to 2,500 changes
 /// 6.8, 1.0 and 3.2 MB per 1,000 changes. Four it is (room for a box with more cores).
-/// Playing 1080p (`zapper-bench playback --only zapper --seconds 30`, three runs each)
-/// the CPU did not differ beyond the runs' spread. `MALLOC_ARENA_MAX` in the environment
+/// Playing 1080p (`zapper-bench playback --only zapper --seconds 30`) the CPU showed no
+/// cost clearly above the runs' spread (README, "Soak"). `MALLOC_ARENA_MAX` in the environment
 /// still wins, for measuring.
 enum Allocator {
     static let arenas: Int32 = 4
