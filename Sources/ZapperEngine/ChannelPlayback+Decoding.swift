@@ -120,17 +120,18 @@ extension ChannelPlayback {
                     lastTimeBase[parameters.streamID] = base
                     do {
                         try decoder.send(packet)
+                        while let frame = try decoder.receive() {
+                            guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
+                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                        }
                         unreadable = 0
                     } catch let error as AVError where error.isInvalidData && unreadable < Self.skippedPackets {
                         // A packet cut by where the stream was joined (a raw stream read from its
-                        // latest key frame, the sound's PES begun before it) or damaged: skipped, as
-                        // ffplay does; only a run of them fails the segment.
+                        // latest key frame or joined again after a reconnection, the sound's PES
+                        // begun before it) or damaged, refused when sent or when its frame is
+                        // asked for: skipped, as ffplay does; only a run of them fails the segment.
                         unreadable += 1
                         continue
-                    }
-                    while let frame = try decoder.receive() {
-                        guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
-                                          segment: segment, timeline: &timeline, resampler: resampler) else { return }
                     }
                 }
                 // A segment that holds much less than its playlist says was cut short
