@@ -2,8 +2,8 @@
 # the guest wrote survives QEMU's end as it would a real box's power cut. Each boot: the first
 # frame, the channel it resumed (the last one flipped to), the state file, the mounts and fsck's
 # words checked; then Page Up every 0.4 s (each flip saves the state) and QMP quit as the last
-# flip is tuned. After the last: a clean shutdown, e2fsck -fn on root and /var. Uses image/test's say, check, colour,
-# results, $out, $here, $port.
+# flip is tuned. After the last: a clean shutdown, e2fsck -fn on root and /var.
+# Uses image/test's say, check, colour, results, $out, $here, $repo and $port.
 power_cuts() {
     gpu=bochs
     image_gpu_args bochs
