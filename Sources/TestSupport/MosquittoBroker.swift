@@ -58,12 +58,8 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
     }
 
-    /// SIGKILL: a test process's threads may block SIGTERM, and its children inherit that mask.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        killNow(process)
     }
 
     deinit {
@@ -159,16 +155,20 @@ public final class MQTTWatch: @unchecked Sendable {
         }
     }
 
-    /// SIGKILL: a test process's threads may block SIGTERM, and its children inherit that mask.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        killNow(process)
     }
 
     deinit {
         stop()
         try? FileManager.default.removeItem(at: output)
+    }
+}
+
+/// SIGKILL: a test process's threads may block SIGTERM, and its children inherit that mask.
+private func killNow(_ process: Process) {
+    if process.isRunning {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }
