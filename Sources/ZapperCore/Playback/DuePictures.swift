@@ -1,0 +1,49 @@
+/// Decoded pictures waiting for their time on the timeline, in decode order, and
+/// the rule for taking them: the newest picture due, the older ones dropped
+/// unseen (a late picture is dropped, never shown late). Bounded by a count and
+/// by the bytes they hold (their cost in resident memory).
+public struct DuePictures {
+    public let maxCount: Int
+    public let maxBytes: Int
+    public private(set) var pictures: [TimedPicture] = []
+    public private(set) var bytes = 0
+
+    public init(maxCount: Int, maxBytes: Int) {
+        self.maxCount = max(maxCount, 1)
+        self.maxBytes = max(maxBytes, 1)
+    }
+
+    public var isFull: Bool { pictures.count >= maxCount || bytes >= maxBytes }
+    public var isEmpty: Bool { pictures.isEmpty }
+
+    public mutating func append(_ picture: TimedPicture) {
+        pictures.append(picture)
+        bytes += picture.picture.byteSize
+    }
+
+    /// The newest picture due at `time`, counting the older ones passed to reach it;
+    /// with `time` nil (nothing shown yet) the first waiting picture.
+    public mutating func take(at time: Double?) -> TimedPicture? {
+        guard let time else { return pictures.isEmpty ? nil : removeFirst() }
+        var chosen: TimedPicture?
+        var passed = 0
+        while let next = pictures.first, next.time <= time {
+            if chosen != nil { passed += 1 }
+            chosen = removeFirst()
+        }
+        return chosen?.dropping(passed)
+    }
+
+    /// Drops the oldest picture (to make room without waiting).
+    @discardableResult
+    public mutating func removeFirst() -> TimedPicture {
+        let first = pictures.removeFirst()
+        bytes -= first.picture.byteSize
+        return first
+    }
+
+    public mutating func removeAll() {
+        pictures.removeAll()
+        bytes = 0
+    }
+}
