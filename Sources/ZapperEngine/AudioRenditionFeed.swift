@@ -15,52 +15,40 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     let url: URL
     private let session: HLSLiveSession
     private let channel: Int
-    private let sampleRate: Int
     private let tracks: ChannelTracks
     private let parametersCache: ParametersCache
-    private let isWarm: @Sendable () -> Bool
-    private let sink: @Sendable (_ feed: AudioRenditionFeed, _ samples: [Int16], _ time: Double) -> Bool
+    private let samples: SampleQueue
+    /// The sound queue's serial this feed pushes with: once the queue moves on, the feed stops.
+    private let serial: Int
     private let failed: @Sendable (PlaybackFailure) -> Void
-    private let condition = NSCondition()
-    private var deliveries: [HLSSegmentDelivery] = []
-    private var current: ByteQueue?
-    private var stopped = false
+    private let inbox: SegmentInbox
     /// Segments a warm neighbour keeps: the picture may start a segment before the newest sound.
     static let warmSegments = 2
 
     /// - Parameters:
     ///   - startSequence: the media sequence to start at (a language chosen while
     ///     the picture plays); nil: HOLD-BACK behind the live edge, as the picture starts.
-    ///   - sink: takes a block of 48 kHz stereo at a timeline time; false once the
-    ///     feed is no longer wanted. Blocks while the sound queue is full.
+    ///   - samples: the channel's sound queue, pushed with `serial` (waiting while it is full).
     ///   - failed: a playlist or segment of the rendition failed (the picture plays on).
-    init(url: URL, fetcher: HTTPFetcher, channel: Int, startSequence: Int64?, sampleRate: Int, tracks: ChannelTracks,
+    init(url: URL, fetcher: HTTPFetcher, channel: Int, startSequence: Int64?, tracks: ChannelTracks,
          parametersCache: ParametersCache, isWarm: @escaping @Sendable () -> Bool,
-         sink: @escaping @Sendable (AudioRenditionFeed, [Int16], Double) -> Bool,
-         failed: @escaping @Sendable (PlaybackFailure) -> Void) {
+         samples: SampleQueue, serial: Int, failed: @escaping @Sendable (PlaybackFailure) -> Void) {
         self.url = url
         self.channel = channel
-        self.sampleRate = sampleRate
         self.tracks = tracks
         self.parametersCache = parametersCache
-        self.isWarm = isWarm
-        self.sink = sink
+        self.samples = samples
+        self.serial = serial
         self.failed = failed
+        let inbox = SegmentInbox(warmKeeps: Self.warmSegments, isWarm: isWarm)
+        self.inbox = inbox
         // One segment ahead of where the picture starts: sound older than the picture is dropped,
         // sound that starts later would leave the picture silent (for a whole loop across a discontinuity).
         session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: { 10 }, startSequence: startSequence,
                                  leadSegments: 1, masterVariables: tracks.masterVariables) { event in
             if let failure = event.failure { failed(failure) }
         }
-        session.waitsForRoom { [weak self] in self?.hasRoom ?? true }
-    }
-
-    /// Whether the session may fetch another segment (a warm feed keeps only its newest).
-    private var hasRoom: Bool {
-        condition.withLock {
-            isWarm() || SegmentLimits.hasRoom(segments: deliveries.count, seconds: deliveries.reduce(0) { $0 + $1.duration },
-                                              bytes: deliveries.reduce(0) { $0 + $1.bytes.appendedCount })
-        }
+        session.waitsForRoom { inbox.hasRoom }
     }
 
     func start() {
@@ -69,42 +57,17 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
 
     /// Cancels fetching and wakes the decode thread; returns at once.
     func stop() {
-        condition.lock()
-        stopped = true
-        current?.cancel()
-        for waiting in deliveries { waiting.bytes.cancel() }
-        deliveries.removeAll()
-        condition.broadcast()
-        condition.unlock()
+        inbox.stop()
         session.cancel()
     }
 
-    var isStopped: Bool { condition.withLock { stopped } }
+    /// The channel was promoted: decoding starts.
+    func wake() { inbox.wake() }
+
+    private var isStopped: Bool { inbox.isStopped }
 
     func receive(_ delivery: HLSSegmentDelivery) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopped else {
-            delivery.bytes.cancel()
-            return
-        }
-        deliveries.append(delivery)
-        if isWarm(), deliveries.count > Self.warmSegments {
-            for old in deliveries.dropLast(Self.warmSegments) { old.bytes.cancel() }
-            deliveries.removeFirst(deliveries.count - Self.warmSegments)
-        }
-        condition.broadcast()
-    }
-
-    private func nextDelivery() -> HLSSegmentDelivery? {
-        condition.lock()
-        defer { condition.unlock() }
-        while (deliveries.isEmpty || isWarm()) && !stopped {
-            condition.wait(until: Date().addingTimeInterval(0.05))  // promotion does not signal this condition
-        }
-        guard !stopped else { return nil }
-        current = deliveries.first?.bytes
-        return deliveries.removeFirst()
+        inbox.receive(delivery)
     }
 
     /// Where discontinuity `sequence` sits on the timeline, once the picture has
@@ -122,21 +85,18 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
 
     func decodeLoop() {
         var decoder: Decoder?
-        let resampler = AudioResampler(outputRate: sampleRate)
-        var expected: Double?  // where the next frame goes when it has no timestamp
-        var lastDiscontinuity: Int64?
+        let resampler = AudioResampler(outputRate: samples.sampleRate)
+        var timeline = SplicedTimeline()
         let cacheKey = url.absoluteString
-        while let delivery = nextDelivery() {
+        while let delivery = inbox.next()?.delivery {
             guard let offset = offset(discontinuity: delivery.discontinuitySequence) else {
                 delivery.bytes.cancel()
                 if isStopped { return }
                 continue
             }
-            if lastDiscontinuity != delivery.discontinuitySequence {
+            if timeline.follow(discontinuity: delivery.discontinuitySequence, offset: offset) {
                 // New timestamps: what the decoder holds from before belongs to the old ones.
                 decoder?.flush()
-                expected = nil
-                lastDiscontinuity = delivery.discontinuitySequence
             }
             do {
                 let demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
@@ -152,11 +112,10 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
                     if decoder == nil { decoder = try Decoder(demuxer.parameters[stream]) }
                     try decoder!.send(packet)
                     while let frame = try decoder!.receive() {
-                        let time = frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
-                            .map { $0 + offset } ?? expected
-                        guard let time else { continue }
-                        expected = time + Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
-                        guard sink(self, try resampler.convert(frame), time) else { return }
+                        let seconds = frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
+                        let duration = Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
+                        guard let time = timeline.place(stream: 0, seconds: seconds, duration: duration) else { continue }
+                        guard samples.push(try resampler.convert(frame), at: time, serial: serial) else { return }
                     }
                 }
             } catch {

@@ -7,40 +7,17 @@ import ZapperMedia
 /// and decodes it, splices discontinuities onto the end of the timeline, and
 /// puts pictures and sound in their queues (which pace it).
 extension ChannelPlayback {
-    private func nextDelivery() -> (delivery: HLSSegmentDelivery, index: Int)? {
-        condition.lock()
-        defer { condition.unlock() }
-        while (deliveries.isEmpty || isWarm) && !stopped { condition.wait() }
-        guard !stopped else { return nil }
-        let next = deliveries.removeFirst()
-        current = next.delivery.bytes
-        return next
-    }
-
     /// A warm neighbour with no codec parameters for its channel yet learns them from
     /// a copy of its newest whole segment (demuxing only), so its promotion opens
     /// without probing. Gives up quietly: promotion probes then.
     private func learnParametersWhileWarm() {
         var tried: [Int64] = []
-        var learned = false
-        while !learned, tried.count < 3 {
-            condition.lock()
-            func ready() -> Bool {
-                guard let newest = deliveries.last?.delivery else { return false }
-                return newest.bytes.isFinished && !tried.contains(newest.sequence)
-            }
-            while !stopped && isWarm && !ready() {
-                condition.wait(until: Date().addingTimeInterval(0.1))  // a body's end does not signal this condition
-            }
-            let newest = stopped || !isWarm ? nil : deliveries.last?.delivery
-            condition.unlock()
-            guard let newest else { return }
+        while tried.count < 3, let newest = inbox.newestWhole(where: { !tried.contains($0.sequence) }) {
             tried.append(newest.sequence)
             if parametersCache.get(channel.number, variant: newest.variant, source: channel.url.absoluteString) != nil { return }
-            let copy = newest.bytes.snapshot()
-            if let demuxer = try? Demuxer(queue: copy, container: newest.container), demuxer.probed {
+            if let demuxer = try? Demuxer(queue: newest.bytes.snapshot(), container: newest.container), demuxer.probed {
                 parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant, source: channel.url.absoluteString)
-                learned = true
+                return
             }
         }
     }
@@ -48,13 +25,12 @@ extension ChannelPlayback {
     func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
-        var timeline = Timeline()
+        var timeline = SplicedTimeline()
         let resampler = AudioResampler(outputRate: sampleRate)
-        var lastDiscontinuity: Int64?
         learnParametersWhileWarm()
-        while let (delivery, segment) = nextDelivery() {
-            let spliced = lastDiscontinuity != nil && delivery.discontinuitySequence != lastDiscontinuity
-            lastDiscontinuity = delivery.discontinuitySequence
+        while let entry = inbox.next() {
+            let (delivery, segment) = (entry.delivery, entry.index)
+            let spliced = timeline.beginSegment(discontinuity: delivery.discontinuitySequence)
             let demuxer: Demuxer
             var audioRequest = trackState.audioRequest
             do {
@@ -66,7 +42,6 @@ extension ChannelPlayback {
                 report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))
                 continue
             }
-            var firstInSegment = true
             var span: (first: Double, last: Double)?  // packet times seen in this segment
             do {
                 if spliced {
@@ -90,7 +65,7 @@ extension ChannelPlayback {
                         separateAudio = trackState.separateAudio != nil
                         demuxer.select(audioRequest.choice)
                         // Another muxed language: the sound queued so far goes, the new track's follows.
-                        if !separateAudio { dropQueuedSound() }
+                        if !separateAudio { samples.removeAll() }
                     }
                     let parameters = demuxer.parameters[packet.streamIndex]
                     guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
@@ -102,9 +77,7 @@ extension ChannelPlayback {
                     if let seconds = packetTime {
                         span = (min(span?.first ?? seconds, seconds), max(span?.last ?? seconds, seconds))
                     }
-                    if firstInSegment, let seconds = packetTime {
-                        firstInSegment = false
-                        if spliced || timeline.end == nil { timeline.offset = (timeline.end ?? seconds) - seconds }
+                    if let seconds = packetTime, timeline.anchor(firstTime: seconds) {
                         trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                         if Self.debugTimeline {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
@@ -141,43 +114,27 @@ extension ChannelPlayback {
                     report(.failed(PlaybackFailure(.truncated, "segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s")))
                 }
             } catch {
-                if delivery.bytes.isCancelled || isStopped { return }
+                if delivery.bytes.isCancelled || inbox.isStopped { return }
                 report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))
             }
             bufferedSeconds.value = bufferedAhead
         }
     }
 
-    /// Where decoded frames land: stream time plus `offset` (which grows at each
-    /// discontinuity so the timeline runs on), `end` (how far it has got, where a
-    /// discontinuity continues from), and each stream's next frame time for frames
-    /// that come without a timestamp.
-    struct Timeline {
-        var offset = 0.0
-        var end: Double?
-        var expected: [Int32: Double] = [:]
-    }
-
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
     private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
-                         segment: Int, timeline: inout Timeline, resampler: AudioResampler) throws -> Bool {
-        let time: Double
-        if let pts = frame.pts, let seconds = StreamTime.seconds(pts, numerator: timeBase.numerator, denominator: timeBase.denominator) {
-            time = seconds + timeline.offset
-        } else if let expected = timeline.expected[stream] {
-            time = expected
-        } else {
-            return true  // nothing to place it by
-        }
+                         segment: Int, timeline: inout SplicedTimeline, resampler: AudioResampler) throws -> Bool {
         let duration = decoder.kind == .video
             ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
-        timeline.expected[stream] = time + duration
-        timeline.end = max(timeline.end ?? time, time + duration)
+        let seconds = frame.pts.flatMap { StreamTime.seconds($0, numerator: timeBase.numerator, denominator: timeBase.denominator) }
+        guard let time = timeline.place(stream: stream, seconds: seconds, duration: duration) else {
+            return true  // nothing to place it by
+        }
         if decoder.kind == .video {
             captionFeed.picture(frame, at: time, tracks: trackState)
             return enqueue(picture: frame, at: time, segment: segment)
         }
-        return enqueue(audio: try resampler.convert(frame), at: time)
+        return samples.push(try resampler.convert(frame), at: time)
     }
 }

@@ -13,31 +13,25 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// The tune this playback serves; nil while it is a warm neighbour.
     let tag: TuneTag
     public var serial: Int { tag.serial ?? 0 }
-    public var isWarm: Bool { tag.serial == nil }
     let session: ChannelSession
     /// Every request of this channel (playlists, segments, keys, sections, renditions) carries its lineup headers.
     let fetcher: HTTPFetcher
     let parametersCache: ParametersCache
     let report: @Sendable (PlaybackNews) -> Void
 
-    let condition = NSCondition()
-    var deliveries: [(delivery: HLSSegmentDelivery, index: Int)] = []
+    /// Segments waiting for the decode thread.
+    let inbox: SegmentInbox
     /// Health as the viewer sees it: segments count up as they arrive; a failure
     /// marks how many had arrived, and a picture from a later one ends it.
     public let failures = FailureMark()
-    var current: ByteQueue?
-    var stopped = false
+    /// Decoded pictures waiting for their time, and decoded sound waiting for the output.
+    let pictures: PictureQueue
+    let samples: SampleQueue
+    /// Guards `audioFeed` and `stopped`.
+    private let lock = NSLock()
+    private var stopped = false
     /// The sound's own feed when the playing audio rendition has a playlist of its own.
-    var audioFeed: AudioRenditionFeed?
-    /// Decoded pictures waiting for their time.
-    private var pictures: [TimedPicture] = []
-    /// Converted audio waiting for the output (from `samplesStart` on), and the
-    /// timeline time of its first waiting sample. Taken by moving `samplesStart`,
-    /// so the audio thread never shifts the whole buffer.
-    private var samples: [Int16] = []
-    private var samplesStart = 0
-    private var samplesTime: Double?
-    private var waitingSamples: Int { samples.count - samplesStart }
+    private var audioFeed: AudioRenditionFeed?
     public let sampleRate: Int
     static let maxPictures = 24
     /// Decoded pictures wait in memory up to this many bytes too (about ten 1080p
@@ -46,8 +40,6 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     static let maxAudioSeconds = 1.0
     /// Unreadable packets in a row a decoder may skip before the segment fails.
     static let skippedPackets = 16
-    /// How far (in frames, about 2 ms) a block may sit off the queue's end before it is realigned.
-    static let audioSlackFrames = 96
     static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil
 
     /// A playback for tune `serial`, or (serial nil) a warm neighbour: its session
@@ -62,6 +54,10 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         self.tag = tag
         self.sampleRate = sampleRate
         self.parametersCache = parametersCache
+        inbox = SegmentInbox(warmKeeps: 1) { tag.serial == nil }
+        let pictures = PictureQueue(maxCount: Self.maxPictures, maxBytes: Self.maxPictureBytes)
+        self.pictures = pictures
+        samples = SampleQueue(sampleRate: sampleRate, maxSeconds: Self.maxAudioSeconds) { pictures.wake() }
         let buffered = SharedDouble(10)
         let failures = self.failures
         let owner = WeakPlayback()
@@ -100,15 +96,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         }
         bufferedSeconds = buffered
         owner.value = self
-        session.waitsForRoom { owner.value?.hasRoom ?? true }
-    }
-
-    /// Whether the session may fetch another segment: a warm neighbour keeps only its newest.
-    private var hasRoom: Bool {
-        condition.withLock {
-            isWarm || SegmentLimits.hasRoom(segments: deliveries.count, seconds: deliveries.reduce(0) { $0 + $1.delivery.duration },
-                                            bytes: deliveries.reduce(0) { $0 + $1.delivery.bytes.appendedCount })
-        }
+        session.waitsForRoom { [inbox] in inbox.hasRoom }
     }
 
     let bufferedSeconds: SharedDouble
@@ -125,28 +113,18 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     }
 
     func receive(_ delivery: HLSSegmentDelivery) {
-        condition.lock()
-        defer { condition.unlock() }
-        if stopped {
-            delivery.bytes.cancel()
-            return
-        }
-        if isWarm {
-            // A warm neighbour keeps only the newest segment.
-            for waiting in deliveries { waiting.delivery.bytes.cancel() }
-            deliveries.removeAll()
-        }
-        deliveries.append((delivery, failures.arrived()))
+        guard inbox.receive(delivery, numbered: failures.arrived) else { return }
         tag.warmFailure = nil  // whatever failed while warm is over
-        condition.broadcast()
     }
 
     /// A warm neighbour becomes tune `serial`: decoding starts at its newest segment.
     public func promote(serial: Int) {
-        condition.lock()
-        tag.promote(to: serial)
-        condition.broadcast()
-        condition.unlock()
+        let feed = lock.withLock {
+            tag.promote(to: serial)
+            return audioFeed
+        }
+        inbox.wake()
+        feed?.wake()
         // A neighbour that was failing while warm says so at once, not at its next retry.
         if let failure = tag.warmFailure {
             tag.warmFailure = nil
@@ -166,58 +144,42 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// playing rendition (the variant's group, the language asked for) requires.
     private func followAudioRendition(startingAt sequence: Int64?) {
         let wanted = trackState.separateAudio
-        condition.lock()
+        lock.lock()
         guard !stopped, audioFeed?.url != wanted else {
-            condition.unlock()
+            lock.unlock()
             return
         }
         let old = audioFeed
+        // The old language's sound goes; the new one's follows (and the old feed's is refused).
+        let serial = old == nil ? samples.serial : samples.flush()
         let tag = self.tag
         let report = self.report
         audioFeed = wanted.map { url in
-            AudioRenditionFeed(url: url, fetcher: fetcher, channel: channel.number, startSequence: old == nil ? nil : sequence, sampleRate: sampleRate,
+            AudioRenditionFeed(url: url, fetcher: fetcher, channel: channel.number, startSequence: old == nil ? nil : sequence,
                                tracks: trackState, parametersCache: parametersCache, isWarm: { tag.serial == nil },
-                               sink: { [weak self] feed, samples, time in self?.enqueue(audio: samples, at: time, from: feed) ?? false },
-                               failed: { report(.audioFailed($0)) })
-        }
-        if old != nil {
-            // The old language's sound goes; the new one's follows.
-            samples.removeAll()
-            samplesStart = 0
-            samplesTime = nil
+                               samples: samples, serial: serial, failed: { report(.audioFailed($0)) })
         }
         let new = audioFeed
-        condition.broadcast()
-        condition.unlock()
+        lock.unlock()
         old?.stop()
         new?.start()
     }
 
-    func dropQueuedSound() {
-        condition.lock()
-        samples.removeAll()
-        samplesStart = 0
-        condition.broadcast()
-        condition.unlock()
-    }
+    /// Whether the sound comes from a rendition of its own (its own thread decodes it).
+    var hasSeparateSound: Bool { lock.withLock { audioFeed != nil } }
 
     /// Cancels fetching and wakes the decode thread; returns at once. With
     /// `keepingSound`, the decoded sound stays for a fade-out.
     public func stop(keepingSound: Bool = false) {
         tag.isEnded = true
-        condition.lock()
-        stopped = true
-        current?.cancel()
-        for waiting in deliveries { waiting.delivery.bytes.cancel() }
-        deliveries.removeAll()
-        audioFeed?.stop()
-        pictures.removeAll()
-        if !keepingSound {
-            samples.removeAll()
-            samplesStart = 0
+        let feed = lock.withLock {
+            stopped = true
+            return audioFeed
         }
-        condition.broadcast()
-        condition.unlock()
+        inbox.stop()
+        feed?.stop()
+        pictures.abort()
+        samples.abort(keepingSound: keepingSound)
         session.cancel()
     }
 
@@ -225,112 +187,23 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
 
     /// The newest picture due at `time`, dropping older ones (late pictures are dropped, not queued).
     public func picture(at time: Double?) -> TimedPicture? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard let first = pictures.first else { return nil }
-        guard let time else {
-            // Nothing presented yet: the first picture shows at once.
-            pictures.removeFirst()
-            condition.broadcast()
-            return first
-        }
-        var chosen: TimedPicture?
-        var passed = 0
-        while let next = pictures.first, next.time <= time {
-            if chosen != nil { passed += 1 }
-            chosen = pictures.removeFirst()
-        }
-        if chosen != nil { condition.broadcast() }
-        return chosen?.dropping(passed)
+        pictures.take(at: time)
     }
 
-    /// Takes `frames` stereo frames of audio starting at `time`: older samples are
-    /// dropped, and where the waiting samples start later, silence leads in, so
-    /// the sound never runs ahead of the timeline (`lead`: how many frames of it).
-    /// Nil when nothing is waiting.
+    /// Takes `frames` stereo frames of audio starting at `time` (`SampleRun.take`).
     public func takeAudio(frames: Int, from time: Double) -> AudioTake? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard var start = samplesTime, waitingSamples > 0 else { return nil }
-        let late = Int(((time - start) * Double(sampleRate)).rounded(.down))
-        if late > 0 {
-            let drop = min(late * 2, waitingSamples)
-            samplesStart += drop
-            start += Double(drop / 2) / Double(sampleRate)
-        }
-        guard waitingSamples > 0 else {
-            // All of it was late: the decode thread may be waiting for this room.
-            samplesTime = start
-            condition.broadcast()
-            return nil
-        }
-        let lead = min(frames, max(0, Int(((start - time) * Double(sampleRate)).rounded())))
-        let count = min((frames - lead) * 2, waitingSamples)
-        var chunk = [Int16](repeating: 0, count: lead * 2)
-        chunk += samples[samplesStart..<samplesStart + count]
-        samplesStart += count
-        samplesTime = start + Double(count / 2) / Double(sampleRate)
-        condition.broadcast()
-        return AudioTake(time: lead > 0 ? time : start, samples: chunk, lead: lead)
+        samples.take(frames: frames, from: time)
     }
 
-    var isStopped: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopped
-    }
-
-    var bufferedAhead: Double {
-        condition.lock()
-        defer { condition.unlock() }
-        return deliveries.reduce(0) { $0 + $1.delivery.duration } + Double(waitingSamples / 2) / Double(sampleRate)
-    }
+    var bufferedAhead: Double { inbox.seconds + samples.waitingSeconds }
 
     /// Waits for room; false when the playback stopped.
     func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while (pictures.count >= Self.maxPictures || pictures.reduce(0, { $0 + $1.picture.byteSize }) >= Self.maxPictureBytes) && !stopped {
+        pictures.push(TimedPicture(time: time, picture: frame, segment: segment)) {
             // Never wait on pictures while the sound behind them in the same stream has run
             // dry: drop the oldest instead. (Sound from a rendition of its own comes from its
             // own thread, which waiting here cannot hold up; dropping would only race ahead.)
-            if waitingSamples == 0 && samplesTime != nil && audioFeed == nil { pictures.removeFirst(); break }
-            condition.wait()
+            samples.hasRunDry && !hasSeparateSound
         }
-        guard !stopped else { return false }
-        pictures.append(TimedPicture(time: time, picture: frame, segment: segment))
-        return true
-    }
-
-    /// Queues decoded sound; false once the playback stopped, or `feed` is no longer its sound's feed.
-    func enqueue(audio converted: [Int16], at time: Double, from feed: AudioRenditionFeed? = nil) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        func wanted() -> Bool { !stopped && (feed == nil || feed === audioFeed) }
-        while Double(waitingSamples / 2) / Double(sampleRate) >= Self.maxAudioSeconds && wanted() {
-            condition.wait()
-        }
-        guard wanted() else { return false }
-        var block = converted[...]
-        if let start = samplesTime, waitingSamples > 0 {
-            // The queue is one run of sound: a block that overlaps its end (AAC
-            // padding at a discontinuity) loses the overlap, a block after a gap is
-            // led in by silence, so the sound stays on its timestamps for days.
-            let frames = Int(((time - (start + Double(waitingSamples / 2) / Double(sampleRate))) * Double(sampleRate)).rounded())
-            if frames < -Self.audioSlackFrames {
-                block = block.dropFirst(min(-frames * 2, block.count))
-            } else if frames > Self.audioSlackFrames {
-                samples += [Int16](repeating: 0, count: min(frames, sampleRate) * 2)
-            }
-        } else {
-            samplesTime = time
-        }
-        // Reclaim what the audio thread has taken, here on the decode thread.
-        if samplesStart > 0 {
-            samples.removeFirst(samplesStart)
-            samplesStart = 0
-        }
-        samples += block
-        return true
     }
 }
