@@ -1,6 +1,5 @@
 import Testing
 @testable import ZapperCore
-@testable import ZapperPlayer
 
 /// What the overlay puts on screen as the tuner's view changes (pure: no display).
 @Suite struct OverlayModelTests {

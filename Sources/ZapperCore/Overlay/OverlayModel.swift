@@ -1,9 +1,7 @@
-import ZapperCore
-
 /// What the overlay shows, from the tuner's view: the card while a channel
 /// loads (or why it failed), the banner after a zap, the logo bug of the
 /// channel on screen, the digits being typed; each animated in and out.
-struct OverlayModel {
+public struct OverlayModel {
     private var card = Presence<InterstitialCard>()
     private var banner = Presence<ChannelBanner>()
     private var bug = Presence<ChannelIdentity>()
@@ -13,26 +11,39 @@ struct OverlayModel {
     private var subtitles = Presence<[String]>()
     private var volume = Presence<VolumeLevel>()
 
-    typealias Programmes = (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?)
+    public init() {}
+
+    public typealias Programmes = (now: ProgrammeLine?, next: ProgrammeLine?, progress: Double?)
 
     /// What the panel, the parental lock and the subtitles want on screen this frame.
-    struct Extras {
-        var panel: PanelContent?
-        var hint: String?
+    public struct Extras {
+        public var panel: PanelContent?
+        public var hint: String?
         /// The full-screen guide (over everything but the sound level).
-        var guide: GuideGridContent? = nil
+        public var guide: GuideGridContent? = nil
         /// A line for the loading card instead of its "next" row (the crash-loop breaker's note).
-        var cardNote: String? = nil
-        var locked: LockedCard?
-        var subtitles: [String] = []
+        public var cardNote: String? = nil
+        public var locked: LockedCard?
+        public var subtitles: [String] = []
         /// The sound level, for a few seconds after a volume or mute key.
-        var volume: VolumeLevel?
+        public var volume: VolumeLevel?
+
+        public init(panel: PanelContent? = nil, hint: String? = nil, guide: GuideGridContent? = nil, cardNote: String? = nil,
+                    locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil) {
+            self.panel = panel
+            self.hint = hint
+            self.guide = guide
+            self.cardNote = cardNote
+            self.locked = locked
+            self.subtitles = subtitles
+            self.volume = volume
+        }
     }
 
     /// Bottom to top: the locked card (it hides the picture), subtitles, the logo bug,
     /// banner, interstitial, digits, the hint, the panel, and the volume over everything
     /// (a volume key works with the panel up, and the level is shown over it).
-    mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
+    public mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
                          programmes: (Int) -> Programmes, extras: Extras) -> [OverlayLayer] {
         let wantedCard = view.card.map { card -> InterstitialCard in
             let status: InterstitialCard.Status

@@ -1,5 +1,5 @@
 import Testing
-@testable import ZapperPlayer
+import ZapperCore
 
 /// An overlay element's appearance: in over 180 ms when content comes, out over 180 ms when it goes
 /// (keeping its last content meanwhile), reversed from where it is, content changed in place.
