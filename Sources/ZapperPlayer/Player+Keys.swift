@@ -7,18 +7,13 @@ extension Player {
     func perform(_ routed: KeyRouter.Routed, now: Int, arrived: Int? = nil, released: Bool = false) {
         switch routed {
         case .pressed(let action):
-            // Standby ends at a key; a locked channel's PIN takes digits first, then the guide and the panel their keys.
-            if standbyTakes(now: now) || parentalTakes(action, now: now) { return }
-            if !released, waitsForHold(action) {
-                longPress.press(key: action.name, action: action, now: now)
-                return
+            for layer in KeyPrecedence.pressed(action, in: keyScene, released: released) {
+                if offer(action, to: layer, now: now, held: false, arrived: arrived) { return }
             }
-            if guideTakes(action, now: now) || panelTakes(action, now: now) || reminderTakes(action, now: now) { return }
-            press(action, now: now, held: false, arrived: arrived)
         case .repeated(let action):
-            if guideGrid != nil, guideTakes(action, now: now) { return }
-            if panel.isOpen, panelTakes(action, now: now) { return }
-            press(action, now: now, held: true)
+            for layer in KeyPrecedence.repeated(in: keyScene) {
+                if offer(action, to: layer, now: now, held: true) { return }
+            }
         case .released(let action, let afterRepeats):
             if longPress.watches(action.name) {
                 if let short = longPress.release(key: action.name) { perform(.pressed(short), now: now, arrived: arrived, released: true) }
@@ -28,12 +23,26 @@ extension Player {
         }
     }
 
-    /// Info always, and OK on a channel in the list or the guide, mean "favourite" when held.
-    private func waitsForHold(_ action: Action) -> Bool {
-        switch action {
-        case .info: true
-        case .ok: guideGrid != nil || (panel.isOpen && panel.row == .channels && panel.focusedItem != nil)
-        default: false
+    /// What is up, for the order the layers are offered a key in.
+    private var keyScene: KeyScene {
+        KeyScene(standby: inStandby, locked: gate.isLocked, guideOpen: guideGrid != nil, panelOpen: panel.isOpen,
+                 channelInFocus: panel.row == .channels && panel.focusedItem != nil)
+    }
+
+    /// Offers `action` to `layer`; true when it took it.
+    private func offer(_ action: Action, to layer: KeyLayer, now: Int, held: Bool, arrived: Int? = nil) -> Bool {
+        switch layer {
+        case .standby: return standbyTakes(now: now)
+        case .parental: return parentalTakes(action, now: now)
+        case .longPress:
+            longPress.press(key: action.name, action: action, now: now)
+            return true
+        case .guide: return guideTakes(action, now: now)
+        case .panel: return panelTakes(action, now: now)
+        case .reminder: return reminderTakes(action, now: now)
+        case .tuner:
+            press(action, now: now, held: held, arrived: arrived)
+            return true
         }
     }
 
