@@ -38,9 +38,12 @@ import Testing
     }
 
     /// Any bytes in any chunks come out as valid UTF-8; valid UTF-8 comes out unchanged.
+    /// (Bytes that start with a UTF-16 byte order mark are a UTF-16 guide, passed through
+    /// for libxml2 to convert: about one run in sixty-five drew such a start.)
     @Test func outputIsAlwaysValidAndValidInputIsKept() async {
         let bytes = Gen.int(in: 0...255).map { UInt8($0) }.array(of: 0...64)
         await propertyCheck(count: 500, input: bytes.array(of: 1...6)) { chunks in
+            if let first = chunks.first, first.starts(with: [0xFE, 0xFF]) || first.starts(with: [0xFF, 0xFE]) { return }
             let out = run(chunks).bytes
             #expect(String(validating: out, as: UTF8.self) != nil)
             let valid = Array(String(decoding: chunks.joined(), as: UTF8.self).utf8)
