@@ -5,7 +5,8 @@ import ZapperCore
 /// background and kept; while a logo is missing the card draws the channel's
 /// initials instead. A fetch that fails is said once and tried again
 /// `retryAfter` later (a box runs for months: an origin down at start must
-/// not leave initials for good), never more often.
+/// not leave initials for good), never more often. When the loader kept a copy
+/// from an earlier run (a box starting offline), the copy is shown meanwhile.
 final class LogoStore: @unchecked Sendable {
     private let lock = NSLock()
     private var logos: [URL: [UInt8]] = [:]
@@ -20,6 +21,8 @@ final class LogoStore: @unchecked Sendable {
     private var asked: Set<URL> = []
     private var failedUntil: [URL: ContinuousClock.Instant] = [:]
     private var said: Set<URL> = []
+    /// Logos shown from a kept copy, tried again every `retryAfter` until a fetch works.
+    private var copies: Set<URL> = []
     private let loader: any ByteLoader
     private let retryAfter: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
@@ -38,12 +41,19 @@ final class LogoStore: @unchecked Sendable {
     var arrived: Int { lock.withLock { arrivals } }
     private var arrivals = 0
 
+    /// Whether some logo on show is a kept copy (its URL could not be fetched yet).
+    var showsCopies: Bool { lock.withLock { !copies.isEmpty } }
+
     /// The logo's bytes if they are here; otherwise starts fetching them unless that is under way
-    /// or failed less than `retryAfter` ago.
+    /// or failed less than `retryAfter` ago (as for a kept copy on show).
     func png(for channel: LineupChannel) -> [UInt8]? {
         guard let url = channel.logo else { return nil }
         let (known, fetch) = lock.withLock { () -> ([UInt8]?, Bool) in
-            if let bytes = logos[url] { return (bytes, false) }
+            if let bytes = logos[url] {
+                guard copies.contains(url), let until = failedUntil[url], now() >= until else { return (bytes, false) }
+                failedUntil[url] = now().advanced(by: retryAfter)  // one try at a time
+                return (bytes, true)
+            }
             if let until = failedUntil[url] {
                 guard now() >= until else { return (nil, false) }
                 failedUntil[url] = nil
@@ -64,9 +74,14 @@ final class LogoStore: @unchecked Sendable {
         return known
     }
 
-    private func keep(_ bytes: [UInt8], for url: URL) {
+    /// Keeps a logo (`copy`: a kept copy standing in for a fetch that failed), letting the oldest go past `keptBytes`.
+    private func keep(_ bytes: [UInt8], for url: URL, copy: Bool = false) {
         lock.withLock {
-            logos[url] = bytes
+            if let old = logos.updateValue(bytes, forKey: url) {
+                logoBytes -= old.count
+                arrivalOrder.removeAll { $0 == url }
+            }
+            if copy { copies.insert(url) } else { copies.remove(url) }
             arrivals += 1
             arrivalOrder.append(url)
             logoBytes += bytes.count
@@ -74,18 +89,23 @@ final class LogoStore: @unchecked Sendable {
                 let oldest = arrivalOrder.removeFirst()
                 logoBytes -= logos.removeValue(forKey: oldest)?.count ?? 0
                 asked.remove(oldest)
+                copies.remove(oldest)
+                failedUntil[oldest] = nil
             }
         }
     }
 
     private func failed(_ url: URL, channel: LineupChannel, error: any Error) {
-        let first = lock.withLock { () -> Bool in
+        let (first, shown) = lock.withLock { () -> (Bool, Bool) in
             failedUntil[url] = now().advanced(by: retryAfter)
-            return said.insert(url).inserted
+            return (said.insert(url).inserted, logos[url] != nil)
         }
+        let copy = shown ? nil : loader.keptCopy(of: url, limit: Self.logoLimit)
+        if let copy { keep(copy, for: url, copy: true) }
         if first {
+            let meanwhile = shown || copy != nil ? "the copy kept from an earlier fetch is shown" : "its initials are shown"
             say("channel \(channel.number)'s logo \(url.absoluteString): \(error); "
-                + "its initials are shown, and the logo is tried again every \(retryAfter.components.seconds) s")
+                + "\(meanwhile), and the logo is tried again every \(retryAfter.components.seconds) s")
         }
     }
 }

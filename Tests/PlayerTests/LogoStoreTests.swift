@@ -124,6 +124,59 @@ struct LogoStoreTests {
     }
 }
 
+extension LogoStoreTests {
+    /// A box that starts with its logos' server down shows the copies an earlier run kept,
+    /// and fetches each again when the server is back.
+    @Test func aKeptCopyStandsInUntilTheLogoCanBeFetchedAgain() async throws {
+        let server = try await LogoServer()
+        defer { Task { await server.server.shutdown() } }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-logos-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let channel = server.channel(4, path: "/logo.png")
+        let earlier = LogoStore(loader: KeptByteLoader(HTTPByteLoader(), directory: folder), say: { _ in })
+        #expect(try await ask(earlier, channel) == Self.png)
+        #expect(!earlier.showsCopies)
+        // The next run, the server down: the kept copy is shown, and said.
+        server.breaks(true)
+        let clock = HandClock()
+        let said = Mutex<[String]>([])
+        let store = LogoStore(loader: KeptByteLoader(HTTPByteLoader(), directory: folder), retryAfter: .seconds(300), now: { clock.now() },
+                              say: { line in said.withLock { $0.append(line) } })
+        #expect(try await ask(store, channel) == Self.png)
+        #expect(store.showsCopies)
+        #expect(said.withLock { $0 }.first?.contains("the copy kept from an earlier fetch is shown") == true, "\(said.withLock { $0 })")
+        // Within the retry period it is not fetched again; after it, with the server back, it is.
+        clock.advance(.seconds(299))
+        #expect(try await keepAsking(store, channel, for: 0.3) == Self.png)
+        #expect(server.count("/logo.png") == 2)
+        server.breaks(false)
+        clock.advance(.seconds(1))
+        #expect(store.png(for: channel) == Self.png)
+        #expect(try await until { !store.showsCopies }, "the fetched logo never replaced the copy")
+        #expect(server.count("/logo.png") == 3)
+    }
+
+    /// The kept copies' folder stays within its bytes: the copies written longest ago go first.
+    @Test func keptCopiesStayWithinTheirBytes() async throws {
+        struct Hundred: ByteLoader {
+            func bytes(_ url: URL, limit: Int) async throws -> [UInt8] { [UInt8](repeating: 7, count: 100) }
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-logos-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let loader = KeptByteLoader(Hundred(), directory: folder, keptBytes: 250)
+        let urls = (1...3).map { URL(string: "http://logos.example/\($0).png")! }
+        for url in urls {
+            _ = try await loader.bytes(url, limit: 1000)
+            try await Task.sleep(for: .milliseconds(20))  // distinct modification times
+        }
+        #expect(loader.keptCopy(of: urls[0], limit: 1000) == nil)
+        #expect(loader.keptCopy(of: urls[1], limit: 1000)?.count == 100)
+        #expect(loader.keptCopy(of: urls[2], limit: 1000)?.count == 100)
+        // A copy larger than the caller's limit is not handed back.
+        #expect(loader.keptCopy(of: urls[2], limit: 99) == nil)
+    }
+}
+
 /// Logos of a big lineup: each at most `logoLimit` bytes, all of them together at most `keptBytes`,
 /// the oldest let go first (and fetched again when asked).
 @Suite(.timeLimit(.minutes(1)))

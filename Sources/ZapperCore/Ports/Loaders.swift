@@ -4,6 +4,14 @@ import Foundation
 public protocol ByteLoader: Sendable {
     /// The bytes at `url`, at most `limit` of them (more is an error).
     func bytes(_ url: URL, limit: Int) async throws -> [UInt8]
+    /// The bytes of `url`'s last good fetch kept from an earlier run, for when it cannot be
+    /// fetched now (a box starting offline); nil when none is kept.
+    func keptCopy(of url: URL, limit: Int) -> [UInt8]?
+}
+
+extension ByteLoader {
+    /// A loader that keeps nothing.
+    public func keptCopy(of url: URL, limit: Int) -> [UInt8]? { nil }
 }
 
 /// Reads the programme guide (XMLTV, a file or http(s)) for the channels asked for.
