@@ -50,6 +50,9 @@ public enum MetricCatalogue {
         "zapper_channel_info", .gauge, labels: ["number", "name"], "The channel on screen (from its first picture), always 1.")
     public static let guideAge = MetricDescription(
         "zapper_guide_age_seconds", .gauge, "Seconds since the programme guide was last loaded (absent until it first is).")
+    public static let offline = MetricDescription(
+        "zapper_offline", .gauge,
+        "1 while copies kept from earlier fetches stand in for the lineup, the guide or logos that could not be fetched, else 0.")
     public static let uptime = MetricDescription(
         "zapper_uptime_seconds", .gauge, "Seconds since zapper started.")
     public static let residentMemory = MetricDescription(
@@ -59,7 +62,7 @@ public enum MetricCatalogue {
 
     public static let all: [MetricDescription] = [
         zapSeconds, tunes, firstFrames, failures, stalls, pictureFaults, latePictures, droppedPictures, avOffset, audioUnderruns,
-        channelInfo, guideAge, uptime, residentMemory, cpuSeconds,
+        channelInfo, guideAge, offline, uptime, residentMemory, cpuSeconds,
     ]
 
     static let byName: [String: MetricDescription] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

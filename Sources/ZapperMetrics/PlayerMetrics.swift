@@ -15,6 +15,7 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
     private let dropped: CoreMetrics.Counter
     private let underruns: CoreMetrics.Counter
     private let avOffset: CoreMetrics.Gauge
+    private let offline: CoreMetrics.Gauge
     private let uptime: CoreMetrics.Gauge
     private let resident: CoreMetrics.Gauge
     private let cpu: CoreMetrics.FloatingPointCounter
@@ -43,6 +44,8 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
         dropped = CoreMetrics.Counter(label: MetricCatalogue.droppedPictures.name, factory: factory)
         underruns = CoreMetrics.Counter(label: MetricCatalogue.audioUnderruns.name, factory: factory)
         avOffset = CoreMetrics.Gauge(label: MetricCatalogue.avOffset.name, factory: factory)
+        offline = CoreMetrics.Gauge(label: MetricCatalogue.offline.name, factory: factory)
+        offline.record(0)
         uptime = CoreMetrics.Gauge(label: MetricCatalogue.uptime.name, factory: factory)
         resident = CoreMetrics.Gauge(label: MetricCatalogue.residentMemory.name, factory: factory)
         cpu = CoreMetrics.FloatingPointCounter(label: MetricCatalogue.cpuSeconds.name, factory: factory)
@@ -73,6 +76,8 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
             CoreMetrics.Counter(label: MetricCatalogue.failures.name, dimensions: [("reason", reason)], factory: factory).increment()
         case .stalled:
             stalls.increment()
+        case let .offline(on, _):
+            offline.record(on ? 1 : 0)
         case .frozen, .black:
             let kind = event.name == .frozen ? "frozen" : "black"
             CoreMetrics.Counter(label: MetricCatalogue.pictureFaults.name, dimensions: [("kind", kind)], factory: factory).increment()

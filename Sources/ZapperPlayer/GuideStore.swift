@@ -20,6 +20,7 @@ final class GuideStore: @unchecked Sendable {
     static let retrySeconds = 120.0
     /// When the guide kept was read (a stale copy: when its read was).
     private var readAt: Date?
+    private var fromCopy = false
 
     init(loader: any GuideLoader, lineup: [LineupChannel], refreshSeconds: Double = 3600, clock: any PlayerClock = SystemClock(),
          loaded: @escaping @Sendable (Int, Bool) -> Void = { _, _ in }) {
@@ -54,10 +55,11 @@ final class GuideStore: @unchecked Sendable {
             let kept = lock.withLock {
                 // A stale copy only stands in for nothing: what this run read is newer.
                 if stale {
-                    if guide == nil { (guide, readAt) = (read.guide, read.staleSince) }
+                    if guide == nil { (guide, readAt, fromCopy) = (read.guide, read.staleSince, true) }
                 } else {
                     guide = guide.map { $0.merging(read.guide, window: window) } ?? read.guide
                     readAt = now
+                    fromCopy = false
                 }
                 return guide?.programmeCount ?? 0
             }
@@ -75,6 +77,9 @@ final class GuideStore: @unchecked Sendable {
         let shift = widestShift * 3600
         return GuideWindow(now: clock.date, past: 3600 + shift, ahead: 86_400 + shift)
     }
+
+    /// Whether the guide shown is the copy of an earlier run's read (none could be read since).
+    var showsCopy: Bool { lock.withLock { fromCopy } }
 
     /// When the guide was last loaded (nil: never yet).
     var loadedAt: Date? { lock.withLock { readAt } }

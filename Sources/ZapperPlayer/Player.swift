@@ -35,6 +35,9 @@ public final class Player {
         public var hiddenFromPanel: Set<Int> = []
         /// The watch on the picture on screen (frozen or black: tuned again); nil: none.
         public var pictureWatch: PictureWatch.Settings? = PictureWatch.Settings()
+        /// The lineup is the copy kept from an earlier fetch (none worked at start): until
+        /// `lineupFetched`, the box counts as offline.
+        public var lineupFromCopy = false
         public init() {}
     }
 
@@ -63,6 +66,8 @@ public final class Player {
         case failed(serial: Int, channel: Int, PlaybackFailure)
         /// A fleet's command (`Player+Remote`), and who waits for its answer.
         case command(RemoteCommand, reply: (@Sendable (RemoteReply) -> Void)?)
+        /// The lineup was fetched again: its copy no longer stands in.
+        case lineupFetched
     }
 
     let options: Options
@@ -128,6 +133,10 @@ public final class Player {
     let keeper: StateKeeper
     /// The status a fleet watches (`Player+Remote`).
     let status = StatusBoard()
+    /// What stands in for what could not be fetched (`Player+Offline`), and when that is looked at next.
+    var offlineCopies: [String] = []
+    var offlineCheckDue = 0
+    var lineupFromCopy: Bool
     let inbox = Inbox<News>()
     /// Posts news to the loop from any thread.
     var newsPoster: @Sendable (News) -> Void { { [inbox] in inbox.post($0) } }
@@ -153,6 +162,7 @@ public final class Player {
         log = try EventLog(path: options.eventsPath, clock: ports.clock)
         screen = ports.screen
         logos = LogoStore(loader: ports.logos)
+        lineupFromCopy = options.lineupFromCopy
         keeper = StateKeeper(store: ports.stateStore, state: options.state)
         screen.pictureMode = options.state.picture
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
@@ -234,6 +244,7 @@ public final class Player {
         screen.output.serviceEvents()
         if !ports.audioThread { audio.step() }
         let presented = inStandby ? presentStandby() : presentFrame()
+        offlineTick(now: now)
         publishStatus(now: now)
         return presented
     }
@@ -262,6 +273,8 @@ public final class Player {
         case let .command(command, reply):
             let answer = carryOut(command, now: now)
             reply?(answer)
+        case .lineupFetched:
+            lineupFromCopy = false
         }
     }
 

@@ -53,7 +53,7 @@ struct ZapperCheck: ParsableCommand {
         try Zapper.setUpFetching(settings)
         let text: String
         do {
-            text = try LineupText.read(source, cacheDirectory: nil) { print($0) }
+            text = try LineupText.read(source, cacheDirectory: nil) { print($0) }.text
         } catch {
             FileHandle.standardError.write(Data("zapper check: \(error)\n".utf8))
             throw ExitCode(2)

@@ -2,20 +2,28 @@ import Dispatch
 import Foundation
 import ZapperCore
 import ZapperHLS
+import ZapperPlayer
 
 /// The lineup's text from a file, or from an http(s) URL (the configuration's
 /// `lineup = "https://…"`). A fetched lineup is kept in the state directory,
 /// and used, saying so, when a later fetch fails: a box whose provider is
-/// down at boot still plays what it had.
+/// down at boot still plays what it had, and fetches the lineup again every
+/// two minutes until it comes (`fetchAgain`).
 enum LineupText {
-    static func read(_ source: String, cacheDirectory: URL?, say: (String) -> Void) throws -> String {
+    /// The lineup's text, and whether it is the kept copy (the fetch failed).
+    struct Read {
+        var text: String
+        var fromCopy = false
+    }
+
+    static func read(_ source: String, cacheDirectory: URL?, say: (String) -> Void) throws -> Read {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             do {
                 let size = (try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.intValue ?? 0
                 guard size <= LineupLimits.bytes else {
                     throw Failure("\(source): the lineup is \(size >> 20) MB, more than the \(LineupLimits.bytes >> 20) MB a lineup may be")
                 }
-                return try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8)
+                return Read(text: try String(contentsOf: URL(fileURLWithPath: source), encoding: .utf8))
             } catch let error as Failure {
                 throw error
             } catch {
@@ -29,14 +37,48 @@ enum LineupText {
                 // Atomically, like the state: a power cut leaves the old copy or the new one.
                 try? Data(text.utf8).write(to: cached, options: .atomic)
             }
-            return text
+            return Read(text: text)
         } catch {
             if let cached, let text = try? String(contentsOf: cached, encoding: .utf8) {
                 say("\(source): \(error); playing the copy fetched before (\(cached.path))")
-                return text
+                return Read(text: text, fromCopy: true)
             }
             throw Failure("\(source): cannot fetch the lineup (\(error))")
         }
+    }
+
+    /// Two minutes; `ZAPPER_LINEUP_RETRY_SECONDS` (1…3600) shortens it for the tests.
+    static var retryPeriod: Duration {
+        let asked = ProcessInfo.processInfo.environment["ZAPPER_LINEUP_RETRY_SECONDS"].flatMap { Int($0) }
+        return .seconds(asked.map { min(max($0, 1), 3600) } ?? 120)
+    }
+
+    /// While the kept copy `playing` stands in for lineup `source`, fetches it again every `every`
+    /// on a thread of its own. Once a fetch works, the copy is replaced; a lineup unlike the copy
+    /// makes zapper start again to play it (`Player.requestReload`: the channel and state stay),
+    /// the same one only ends the offline state (`fetched`).
+    static func fetchAgain(_ source: String, every: Duration = retryPeriod, playing: String, cacheDirectory: URL?,
+                           say: @escaping @Sendable (String) -> Void, fetched: @escaping @Sendable () -> Void) {
+        guard let url = URL(string: source) else { return }
+        let thread = Thread {
+            while !Player.reloadRequested {
+                Thread.sleep(forTimeInterval: Double(every.components.seconds))
+                guard let text = try? fetch(url) else { continue }
+                if let cached = cacheDirectory?.appendingPathComponent("lineup.m3u") {
+                    try? Data(text.utf8).write(to: cached, options: .atomic)
+                }
+                if text == playing {
+                    say("\(source): fetched again; the same as the copy playing")
+                    fetched()
+                } else {
+                    say("\(source): fetched again, and changed: starting again to play it")
+                    Player.requestReload()
+                }
+                return
+            }
+        }
+        thread.name = "zapper-lineup-fetch"
+        thread.start()
     }
 
     /// Waits for the fetch on the calling thread (the command's main thread, not Swift's pool).

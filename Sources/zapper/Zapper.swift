@@ -162,12 +162,13 @@ struct Zapper: ParsableCommand {
         }
         let restored = store?.load()
         if let message = restored?.message { say(message) }
-        let text: String
+        let fetchedLineup: LineupText.Read
         do {
-            text = try LineupText.read(lineup, cacheDirectory: store?.directory) { say($0) }
+            fetchedLineup = try LineupText.read(lineup, cacheDirectory: store?.directory) { say($0) }
         } catch {
             throw ValidationError("\(error)")
         }
+        let text = fetchedLineup.text
         Self.blockWhatTheLineupLists(settings)
         let parseStarted = ContinuousClock.now
         let parsed = Self.parseLineup(text, source: lineup, settings: settings)
@@ -220,12 +221,16 @@ struct Zapper: ParsableCommand {
                                    state: state, store: store) { say($0) }
         options.state = start.state
         options.crashNotice = start.notice
+        options.lineupFromCopy = fetchedLineup.fromCopy
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
         let metrics = settings.metricsListen.map { _ in PlayerMetrics() }
         let fleet: FleetLink?
         do {
-            let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: HTTPByteLoader(),
+            // Logos are kept in the state directory too, for a box that starts offline.
+            let logos: any ByteLoader = store.map { KeptByteLoader(HTTPByteLoader(), directory: $0.directory.appendingPathComponent("logos")) }
+                ?? HTTPByteLoader()
+            let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: logos,
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
                                         sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
@@ -237,6 +242,9 @@ struct Zapper: ParsableCommand {
             ended.running = false
             try? store?.save(ended)
             throw error
+        }
+        if fetchedLineup.fromCopy {
+            LineupText.fetchAgain(lineup, playing: text, cacheDirectory: store?.directory, say: { say($0) }, fetched: player.lineupFetched)
         }
         let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken, launched: launched) }
         defer { metricsServer?.shutdown() }
@@ -251,47 +259,6 @@ struct Zapper: ParsableCommand {
         if let kms = output as? KMSDisplay { kms.restore() }
         if Player.reloadRequested { Fleet.startAgain() }
         if code != 0 { throw ExitCode(code) }
-    }
-
-    /// KMS when asked for, or when `auto` finds a device; else a window when asked for, or when
-    /// `auto` finds a desktop session (WAYLAND_DISPLAY or DISPLAY) that SDL opens a window on;
-    /// otherwise the offscreen display. Says which, and why.
-    /// The KMS display follows VT switches (Ctrl+Alt+Fn: it stops presenting while another VT
-    /// has the screen, and modesets and redraws on the way back) and display hotplug by itself,
-    /// from the frame loop's calls. The window is made on this (the main) thread, which then runs
-    /// the player's frame loop: SDL is only ever called from it.
-    private func openDisplay(offscreenSize: (Int, Int), windowSize: (Int, Int)) throws -> FrameOutput {
-        var why = "asked for"
-        if display == .auto || display == .drm {
-            do {
-                var kms = KMSDisplay.Options(device: drmDevice, connector: connector)
-                if let mode { kms.mode = try ModeRequest.parse(mode) }
-                let output = try KMSDisplay(options: kms) { say($0) }
-                return output
-            } catch {
-                // One line and a non-zero exit (a ValidationError would add the usage text).
-                if display == .drm {
-                    say("--display drm: \(error)")
-                    throw ExitCode(1)
-                }
-                why = "no KMS display: \(error)"
-            }
-        }
-        if display == .window || (display == .auto && WindowDisplay.desktopSession != nil) {
-            do {
-                let window = try WindowDisplay(width: windowSize.0, height: windowSize.1)
-                say("display window \(windowSize.0)x\(windowSize.1) on \(window.session) (\(why))")
-                return window
-            } catch {
-                if display == .window {
-                    say("--display window: \(error)")
-                    throw ExitCode(1)
-                }
-                why += "; no window: \(error)"
-            }
-        }
-        say("display offscreen \(offscreenSize.0)x\(offscreenSize.1) (\(why))")
-        return OffscreenDisplay(width: offscreenSize.0, height: offscreenSize.1)
     }
 
     /// The channel watched last: found by its key (it survives renumbering), else by its number.

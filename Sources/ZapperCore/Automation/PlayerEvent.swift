@@ -45,6 +45,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case standby(on: Bool, reason: String)
     /// A read of the programme guide worked (`stale`: only the copy of the last good read could be had): the programmes now kept.
     case guideLoaded(programmes: Int, stale: Bool)
+    /// The box began or stopped showing copies kept from earlier fetches because the real
+    /// thing could not be fetched (`copies`: which of `lineup`, `guide`, `logos`; empty when back).
+    case offline(on: Bool, copies: [String])
     /// The full-screen guide opened, its focus on `channel`.
     case guideOpened(channel: Int)
     case guideClosed(reason: PanelCloseReason)
@@ -94,6 +97,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .panelOpened: .panelOpened
         case .panelClosed: .panelClosed
         case .guideLoaded: .guideLoaded
+        case .offline: .offline
         case .schedule: .schedule
         case .standby: .standby
         case .guideOpened: .guideOpened
@@ -139,6 +143,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .panelClosed(reason), let .guideClosed(reason): [("reason", .string(reason.rawValue))]
         case let .guideOpened(channel): [("channel", .int(channel))]
         case let .guideLoaded(programmes, stale): [("programmes", .int(programmes)), ("stale", .bool(stale))]
+        case let .offline(on, copies): [("on", .bool(on)), ("copies", .string(copies.joined(separator: " ")))]
         case let .schedule(entry, began): [("entry", .int(entry)), ("action", .string(began ? "began" : "ended"))]
         case let .standby(on, reason): [("on", .bool(on)), ("reason", .string(reason))]
         case let .guideFocus(channel, start, title): [("channel", .int(channel)), ("start", .int(start)), ("title", .string(title))]
@@ -205,6 +210,7 @@ public enum EventName: String, CaseIterable, Sendable {
     case panelOpened = "panel-opened"
     case panelClosed = "panel-closed"
     case guideLoaded = "guide-loaded"
+    case offline = "offline"
     case guideOpened = "guide-opened"
     case guideClosed = "guide-closed"
     case guideFocus = "guide-focus"

@@ -1,0 +1,65 @@
+import Foundation
+import OriginKit
+import Synchronization
+import Testing
+import TestSupport
+import ZapperCore
+
+/// A box whose lineup server is down at boot plays the copy of its last fetch, says it is
+/// offline (the `offline` event), fetches the lineup again by itself, and says when it is back.
+extension ZapperPlaybackTests {
+    /// A lineup server that answers 503 while `down` is set.
+    private final class LineupServer: Sendable {
+        final class Switch: Sendable {
+            let down = Mutex(false)
+        }
+        let state = Switch()
+        let server: OriginHTTPServer
+
+        init(text: String) async throws {
+            let state = self.state
+            let body = Data(text.utf8)
+            server = try await OriginHTTPServer.start(port: 0, responder: { _ in
+                { request in
+                    guard request.path == "/lineup.m3u", !state.down.withLock({ $0 }) else {
+                        return OriginReply(status: 503, body: Data("down\n".utf8))
+                    }
+                    return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: body)
+                }
+            })
+        }
+
+        func goes(down: Bool) { state.down.withLock { $0 = down } }
+
+        var url: String { "http://127.0.0.1:\(server.port)/lineup.m3u" }
+    }
+
+    @Test func aBoxStartingOfflinePlaysItsCopiesAndComesBackByItself() async throws {
+        let server = try await LineupServer(text: try demoLineup())
+        defer { Task { await server.server.shutdown() } }
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-offline-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let arguments = ["--lineup", server.url, "--state-dir", state.path, "--size", "320x180"]
+        let first = try await runZapper(lineup: "", arguments: arguments, script: "wait-event first-frame 30000\nquit\n")
+        #expect(first.status == 0 && !first.named(.firstFrame).isEmpty, "\(first.stderr)")
+        #expect(first.named(.offline).isEmpty, "online, yet: \(first.named(.offline))")
+
+        // The next boot: the lineup server is down, the copy plays and zapper says it is offline.
+        server.goes(down: true)
+        let second = try LaunchedZapper(lineup: "", arguments: arguments,
+                                        script: "wait-event offline 30000\nwait-event offline 30000\nquit\n",
+                                        environment: ["ZAPPER_LINEUP_RETRY_SECONDS": "1"])
+        #expect(await second.waitFor(.offline, seconds: 30), "never said offline: \(second.stderrSoFar)")
+        #expect(await second.waitFor(.firstFrame, seconds: 30), "the copy did not play: \(second.stderrSoFar)")
+        // The server is back: fetched again within a second or so, and the offline state ends.
+        server.goes(down: false)
+        let run = await second.finish()
+        #expect(run.status == 0, "\(run.stderr)")
+        let offline = run.named(.offline)
+        #expect(offline.count == 2, "\(offline)")
+        #expect(offline.first?["on"] as? Bool == true && (offline.first?["copies"] as? String)?.contains("lineup") == true, "\(offline)")
+        #expect(offline.last?["on"] as? Bool == false && offline.last?["copies"] as? String == "", "\(offline)")
+        #expect(run.stderr.contains("playing the copy fetched before"), "\(run.stderr)")
+        #expect(run.stderr.contains("fetched again; the same as the copy playing"), "\(run.stderr)")
+    }
+}
