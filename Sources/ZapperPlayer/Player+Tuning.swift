@@ -186,7 +186,8 @@ extension Player {
                                          guide: guideContent(at: date),
                                          cardNote: notices.hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
-                                         volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil)
+                                         volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil,
+                                         offline: isOffline)
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool

@@ -29,6 +29,7 @@ final class LayerSprites {
         case .panel(let content, _): return .panel(content, appearance: 1)
         case .hint(let message, _): return .hint(message, appearance: 1)
         case .volume(let level, _): return .volume(level, appearance: 1)
+        case .offline: return .offline(appearance: 1)
         case .locked, .subtitles, .guide, .blank: return nil
         }
     }

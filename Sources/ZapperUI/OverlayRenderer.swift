@@ -162,6 +162,8 @@ public final class OverlayRenderer {
             painter.subtitles(lines)
         case .volume(let level, _):
             painter.volume(level)
+        case .offline:
+            painter.offlineBadge()
         case .guide(let content, _):
             painter.guideGrid(content, logo: logo)
         case .blank:

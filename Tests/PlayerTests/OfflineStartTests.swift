@@ -39,18 +39,30 @@ extension ZapperPlaybackTests {
         defer { Task { await server.server.shutdown() } }
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-offline-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: state) }
-        let arguments = ["--lineup", server.url, "--state-dir", state.path, "--size", "320x180"]
-        let first = try await runZapper(lineup: "", arguments: arguments, script: "wait-event first-frame 30000\nquit\n")
+        let arguments = ["--lineup", server.url, "--state-dir", state.path, "--size", "960x540"]
+        let online = state.appendingPathComponent("online.png").path
+        let first = try await runZapper(lineup: "", arguments: arguments,
+                                        script: "wait-event first-frame 30000\nwait 400\nsnapshot \(online)\nquit\n")
         #expect(first.status == 0 && !first.named(.firstFrame).isEmpty, "\(first.stderr)")
         #expect(first.named(.offline).isEmpty, "online, yet: \(first.named(.offline))")
+        // The badge's amber dot, where the layout puts it at this size.
+        let dot = OverlayLayout(width: 960, height: 540).offlineDot().insetBy(dx: 2, dy: 2)
+        func amber(_ path: String) throws -> Bool {
+            let (red, green, blue) = try medianColour(path, crop: dot)
+            return red > 200 && (130...230).contains(green) && blue < 110
+        }
+        #expect(try !amber(online))
 
         // The next boot: the lineup server is down, the copy plays and zapper says it is offline.
         server.goes(down: true)
         let second = try LaunchedZapper(lineup: "", arguments: arguments,
-                                        script: "wait-event offline 30000\nwait-event offline 30000\nquit\n",
+                                        script: "wait-event offline 30000\nwait 400\nsnapshot $DIR/offline.png\nwait-event offline 30000\nquit\n",
                                         environment: ["ZAPPER_LINEUP_RETRY_SECONDS": "1"])
         #expect(await second.waitFor(.offline, seconds: 30), "never said offline: \(second.stderrSoFar)")
         #expect(await second.waitFor(.firstFrame, seconds: 30), "the copy did not play: \(second.stderrSoFar)")
+        // The badge is up (the snapshot is taken before the server comes back: the script's next wait follows it).
+        #expect(await second.waitFor(.snapshot, seconds: 30), "no snapshot: \(second.stderrSoFar)")
+        #expect(try amber(second.directory.appendingPathComponent("offline.png").path), "no offline badge on screen")
         // The server is back: fetched again within a second or so, and the offline state ends.
         server.goes(down: false)
         let run = await second.finish()

@@ -49,6 +49,13 @@ import ZapperUI
         try Goldens.check(picture([.hint(PanelFixtures.hint, appearance: 1)], size: size), named: name("hint", size))
     }
 
+    /// The offline badge beside the logo bug (top left) it must never meet.
+    @Test(arguments: sizes)
+    func offlineBadgeBesideTheLogoBug(size: [Int]) throws {
+        let layers: [OverlayLayer] = [.logoBug(Fixtures.nova, appearance: 1), .offline(appearance: 1)]
+        try Goldens.check(picture(layers, size: size), named: name("offline", size))
+    }
+
     @Test(arguments: sizes)
     func lockedCardTwoOfFourDigitsWrongPIN(size: [Int]) throws {
         try Goldens.check(picture([.locked(PanelFixtures.locked, appearance: 1)], size: size), named: name("locked", size))

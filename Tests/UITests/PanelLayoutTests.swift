@@ -43,6 +43,17 @@ import ZapperCore
         }
     }
 
+    /// The offline badge stays in the safe area and meets neither the logo bug nor the sound level.
+    @Test(arguments: modes)
+    func theOfflineBadgeHasItsOwnCorner(mode: [Int]) {
+        let layout = OverlayLayout(width: mode[0], height: mode[1])
+        let badge = layout.offlineBadge()
+        #expect(layout.safe.contains(badge))
+        #expect(badge.contains(layout.offlineDot()))
+        #expect(badge.intersection(layout.logoBug()) == nil)
+        #expect(badge.intersection(layout.volume().panel) == nil)
+    }
+
     @Test(arguments: modes)
     func hintLockedCardAndSubtitlesAreInsideTheSafeArea(mode: [Int]) {
         let layout = OverlayLayout(width: mode[0], height: mode[1])

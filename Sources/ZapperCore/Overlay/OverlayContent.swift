@@ -142,6 +142,9 @@ public enum OverlayLayer: Sendable, Equatable {
     case volume(VolumeLevel, appearance: Double)
     /// The full-screen guide over the dimmed picture.
     case guide(GuideGridContent, appearance: Double)
+    /// A small "Offline" pill in the top right corner of the safe area while copies kept from
+    /// earlier fetches stand in for the lineup, the guide or logos.
+    case offline(appearance: Double)
     /// Standby: the whole screen black.
     case blank
 
@@ -149,7 +152,8 @@ public enum OverlayLayer: Sendable, Equatable {
     public var appearance: Double {
         switch self {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
-             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a):
+             .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a),
+             .offline(let a):
             a
         case .blank: 1
         }

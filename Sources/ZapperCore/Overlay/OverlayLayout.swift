@@ -128,6 +128,17 @@ public struct OverlayLayout: Sendable, Equatable {
         Rect(x: safe.minX, y: safe.minY, width: units(176), height: units(99))
     }
 
+    /// The offline badge: a pill in the top right corner of the safe area (the logo bug has the left).
+    public func offlineBadge(appearance: Double = 1) -> Rect {
+        Rect(x: safe.maxX - units(180), y: safe.minY, width: units(180), height: units(60))
+    }
+
+    /// The badge's amber dot, before its word.
+    public func offlineDot() -> Rect {
+        let badge = offlineBadge()
+        return Rect(x: badge.minX + units(24), y: badge.midY - units(7), width: units(14), height: units(14))
+    }
+
     public struct Digits: Sendable, Equatable {
         public var panel: Rect
         public var cornerRadius: Double
@@ -177,6 +188,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .locked, .guide, .blank: screen
         case .subtitles: subtitles().band
         case .volume(_, let appearance): volume(appearance: appearance).panel
+        case .offline(let appearance): offlineBadge(appearance: appearance)
         }
     }
 

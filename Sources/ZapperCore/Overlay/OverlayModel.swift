@@ -10,6 +10,7 @@ public struct OverlayModel {
     private var hint = Presence<String>()
     private var subtitles = Presence<[String]>()
     private var volume = Presence<VolumeLevel>()
+    private var offline = Presence<Bool>()
 
     public init() {}
 
@@ -27,9 +28,11 @@ public struct OverlayModel {
         public var subtitles: [String] = []
         /// The sound level, for a few seconds after a volume or mute key.
         public var volume: VolumeLevel?
+        /// Copies of earlier fetches stand in for the lineup, the guide or logos.
+        public var offline = false
 
         public init(panel: PanelContent? = nil, hint: String? = nil, guide: GuideGridContent? = nil, cardNote: String? = nil,
-                    locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil) {
+                    locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil, offline: Bool = false) {
             self.panel = panel
             self.hint = hint
             self.guide = guide
@@ -37,11 +40,12 @@ public struct OverlayModel {
             self.locked = locked
             self.subtitles = subtitles
             self.volume = volume
+            self.offline = offline
         }
     }
 
     /// Bottom to top: the locked card (it hides the picture), subtitles, the logo bug,
-    /// banner, interstitial, digits, the hint, the panel, and the volume over everything
+    /// banner, interstitial, digits, the hint, the offline badge, the panel, and the volume over everything
     /// (a volume key works with the panel up, and the level is shown over it).
     public mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
                          programmes: (Int) -> Programmes, extras: Extras) -> [OverlayLayer] {
@@ -83,6 +87,7 @@ public struct OverlayModel {
         // The hint has the bottom of the screen to itself too: after the banner.
         let wantedHint = shownCard == nil && shownBanner == nil && !panelUp ? extras.hint : nil
         if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
+        if let (_, appearance) = offline.update(extras.offline ? true : nil, now: now) { layers.append(.offline(appearance: appearance)) }
         if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
         if let guide = extras.guide { layers.append(.guide(guide, appearance: 1)) }
         if let (content, appearance) = volume.update(extras.volume, now: now) { layers.append(.volume(content, appearance: appearance)) }

@@ -14,6 +14,8 @@ import Testing
             case .volume: "volume"
             case .logoBug: "bug"
             case .interstitial: "card"
+            case .offline: "offline"
+            case .panel: "panel"
             default: "other"
             }
         }
@@ -37,6 +39,23 @@ import Testing
             if hintAt == nil, shown.contains("hint") { hintAt = now }
         }
         #expect(hintAt != nil, "the hint never showed after the banner")
+    }
+
+    /// The offline badge shows with whatever else is up (it has a corner to itself), under the
+    /// panel, and fades out when the copies no longer stand in.
+    @Test func theOfflineBadgeStaysUpUnderThePanelUntilBackOnline() {
+        var model = OverlayModel()
+        let playing = TunerView(target: 1, card: nil, digits: nil, banner: TunerBanner(channel: 1, until: 4_000), tuned: 1)
+        let panel = PanelContent(selectedTab: .info, page: .info(PanelProgrammeInfo(channelName: "Channel 1")))
+        let offline = OverlayModel.Extras(offline: true)
+        let withPanel = OverlayModel.Extras(panel: panel, offline: true)
+        #expect(kinds(model.layers(playing, now: 0, identity: identity, programmes: programmes, extras: offline)) == ["banner", "offline"])
+        let shown = kinds(model.layers(playing, now: 100, identity: identity, programmes: programmes, extras: withPanel))
+        #expect(shown.firstIndex(of: "offline")! < shown.firstIndex(of: "panel")!, "\(shown)")
+        // Back online: it fades out within its 180 ms, then is gone.
+        let back = OverlayModel.Extras()
+        #expect(kinds(model.layers(playing, now: 200, identity: identity, programmes: programmes, extras: back)).contains("offline"))
+        #expect(!kinds(model.layers(playing, now: 500, identity: identity, programmes: programmes, extras: back)).contains("offline"))
     }
 
     /// The crash-loop breaker's note goes on the loading card, in place of its "next" row.
