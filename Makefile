@@ -16,8 +16,8 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for
 # the metrics tests (promtool check metrics, and a real server scraping zapper); a Mosquitto
-# broker and its clients for the MQTT tests.
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients
+# broker and its clients for the MQTT tests; Chromium and its WebDriver for the phone's remote page.
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients chromium chromium-driver
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv

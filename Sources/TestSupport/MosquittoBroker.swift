@@ -59,7 +59,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     }
 
     public func stop() {
-        killNow(process)
+        Tool.killNow(process)
     }
 
     deinit {
@@ -156,19 +156,11 @@ public final class MQTTWatch: @unchecked Sendable {
     }
 
     public func stop() {
-        killNow(process)
+        Tool.killNow(process)
     }
 
     deinit {
         stop()
         try? FileManager.default.removeItem(at: output)
-    }
-}
-
-/// SIGKILL: a test process's threads may block SIGTERM, and its children inherit that mask.
-private func killNow(_ process: Process) {
-    if process.isRunning {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
     }
 }

@@ -78,6 +78,15 @@ public final class OriginProcess: @unchecked Sendable {
 
 /// Runs a command-line tool and collects its output.
 public enum Tool {
+    /// SIGKILL, and waits for it: a test process's threads may block SIGTERM, and its children
+    /// inherit that mask (`terminate` would leave them running, and a wait would never end).
+    public static func killNow(_ process: Process) {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
     public struct Output {
         public var status: Int32
         public var stdout: Data

@@ -5,7 +5,9 @@ import ZapperCore
 /// The box's HTTP API beside `/metrics`, there only when a token is configured: `GET /status`
 /// (the state JSON the MQTT `state` topic carries), `POST /command/<verb>` with the same verbs
 /// and payloads as MQTT (`tune`, `next`, `previous`, `key`, `volume`, `mute`, `reload`; the body
-/// is the payload), and `GET /screenshot.png`. Every request needs the bearer token (`APIGate`).
+/// is the payload), `GET /screenshot.png` and `GET /channels` (the list, JSON). Every request
+/// needs the bearer token (`APIGate`), but for `GET /remote`, the phone's remote-control page
+/// (`RemotePage`), which holds nothing secret and calls the others with the token.
 public enum RemoteAPI {
     /// What the routes reach of the player (closures, so this module needs no player).
     public struct Hooks: Sendable {
@@ -13,14 +15,17 @@ public enum RemoteAPI {
         public var status: @Sendable () -> PlayerStatus?
         public var reload: @Sendable () -> Void
         public var say: @Sendable (String) -> Void
+        /// The channels a viewer may pick (the panel's list).
+        public var channels: [LineupChannel]
 
         public init(send: @escaping @Sendable (RemoteCommand, (@Sendable (RemoteReply) -> Void)?) -> Void,
                     status: @escaping @Sendable () -> PlayerStatus?, reload: @escaping @Sendable () -> Void,
-                    say: @escaping @Sendable (String) -> Void) {
+                    say: @escaping @Sendable (String) -> Void, channels: [LineupChannel] = []) {
             self.send = send
             self.status = status
             self.reload = reload
             self.say = say
+            self.channels = channels
         }
     }
 
@@ -62,6 +67,13 @@ public enum RemoteAPI {
                 }
             })
         }
+        routes.add("GET", "/remote") { _, answer in
+            answer(FleetReply(status: 200, contentType: "text/html; charset=utf-8", body: Array(RemotePage.html.utf8)))
+        }
+        let channelList = (try? JSONEncoder().encode(hooks.channels.map(RemotePage.Channel.init))).map { Array($0) } ?? Array("[]".utf8)
+        routes.add("GET", "/channels", guarded { _, answer in
+            answer(FleetReply(status: 200, contentType: "application/json", body: channelList))
+        })
         routes.add("GET", "/screenshot.png", guarded { _, answer in
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-api-\(UUID().uuidString).png").path
             hooks.send(.screenshot(path: path)) { reply in

@@ -6,7 +6,9 @@ extension Zapper {
     /// The metrics, counted from the player's events and served at GET /metrics on `address`.
     /// An address that cannot be bound is said, and the box plays on without them.
     /// With a token, the HTTP API (`RemoteAPI`) is served there too.
-    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, token: String?, launched: Double) -> FleetHTTPServer? {
+    /// `channels`: the list the phone's remote page offers.
+    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, token: String?, launched: Double,
+                      channels: [LineupChannel]) -> FleetHTTPServer? {
         guard let address else { return nil }
         player.log.observe { event, _ in metrics.record(event) }
         var routes = FleetRoutes()
@@ -15,7 +17,8 @@ extension Zapper {
                             guideLoadedAt: player.guideLoadedAt)
         if let token {
             RemoteAPI.add(to: &routes, token: token, hooks: RemoteAPI.Hooks(
-                send: player.remoteSink, status: player.statusReader, reload: { Player.requestReload() }, say: { say($0) }))
+                send: player.remoteSink, status: player.statusReader, reload: { Player.requestReload() }, say: { say($0) },
+                channels: channels))
         }
         do {
             let server = try FleetHTTPServer.start(address, routes: routes)

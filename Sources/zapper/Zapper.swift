@@ -246,7 +246,8 @@ struct Zapper: ParsableCommand {
         if fetchedLineup.fromCopy {
             LineupText.fetchAgain(lineup, playing: text, cacheDirectory: store?.directory, say: { say($0) }, fetched: player.lineupFetched)
         }
-        let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken, launched: launched) }
+        let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken,
+                                                                launched: launched, channels: parsed.channels.filter { !options.hiddenFromPanel.contains($0.number) }) }
         defer { metricsServer?.shutdown() }
         unblockStopSignals()
         Player.stopOnSignals()
