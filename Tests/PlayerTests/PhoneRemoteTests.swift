@@ -11,13 +11,7 @@ extension ZapperPlaybackTests {
     @Test(.timeLimit(.minutes(3)))
     func thePhonePageListsTunesFlipsAndShowsTheScreen() async throws {
         let token = "phone-remote-token-93be41"
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-phone-\(UUID().uuidString).toml")
-        try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: config) }
-        let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
-                                        script: "wait-event first-frame 20000\nwait 150000\nquit\n")
-        let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
-        #expect(await zapper.waitFor(.firstFrame, seconds: 40), "\(zapper.stderrSoFar)")
+        let (zapper, port) = try await zapperServingTheAPI(token: token)
         let page = try RawHTTPConnection.fetch(port: port, "GET", "/remote")
         #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
         #expect(try RawHTTPConnection.fetch(port: port, "GET", "/channels").status == 401, "the list needs the token")

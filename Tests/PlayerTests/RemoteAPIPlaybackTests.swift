@@ -7,15 +7,22 @@ import ZapperCore
 /// `GET /status`, `POST /command/tune` tuning through the card, a refused command's reason, and
 /// `GET /screenshot.png`.
 extension ZapperPlaybackTests {
-    @Test func theHTTPAPITunesReportsAndScreenshotsWithItsToken() async throws {
-        let token = "lobby-screen-token-7f3a9c"
+    /// zapper on the demo lineup serving the API with `token` on a free loopback port, its first
+    /// picture on screen; it plays on (two minutes at most) until the test kills it.
+    func zapperServingTheAPI(token: String) async throws -> (zapper: LaunchedZapper, port: Int) {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-api-\(UUID().uuidString).toml")
         try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: config) }
+        defer { try? FileManager.default.removeItem(at: config) }  // read at start
         let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
                                         script: "wait-event first-frame 20000\nwait 120000\nquit\n")
         let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
-        #expect(await zapper.waitFor(.firstFrame, skipping: 0, seconds: 40))
+        #expect(await zapper.waitFor(.firstFrame, skipping: 0, seconds: 40), "\(zapper.stderrSoFar)")
+        return (zapper, port)
+    }
+
+    @Test func theHTTPAPITunesReportsAndScreenshotsWithItsToken() async throws {
+        let token = "lobby-screen-token-7f3a9c"
+        let (zapper, port) = try await zapperServingTheAPI(token: token)
         let bearer = ["Authorization": "Bearer \(token)"]
         #expect(try RawHTTPConnection.fetch(port: port, "GET", "/status").status == 401, "no token, no API")
         #expect(try RawHTTPConnection.fetch(port: port, "GET", "/status", headers: ["Authorization": "Bearer wrong"]).status == 401)
