@@ -4,7 +4,7 @@ import ZapperCore
 /// A `ByteLoader` that keeps each good fetch on disk (one file per URL, written
 /// atomically) and hands the copy back when the URL cannot be fetched: channel
 /// logos on a box that starts with its network down. The folder is bounded by
-/// `keptBytes`: past it the files least recently written go.
+/// `keptBytes`: past it the files least recently written go, down to three quarters of it.
 public final class KeptByteLoader: ByteLoader, @unchecked Sendable {
     private let inner: any ByteLoader
     public let directory: URL
@@ -55,7 +55,9 @@ public final class KeptByteLoader: ByteLoader, @unchecked Sendable {
             }
             total += bytes.count
             if total > keptBytes {
-                for old in Self.files(in: directory).sorted(by: { $0.written < $1.written }) where total > keptBytes && old.url != file {
+                // Down to three quarters, so the folder is listed once per many writes, not at each.
+                let low = keptBytes / 4 * 3
+                for old in Self.files(in: directory).sorted(by: { $0.written < $1.written }) where total > low && old.url != file {
                     if (try? manager.removeItem(at: old.url)) != nil { total -= old.size }
                 }
             }
