@@ -66,8 +66,7 @@ public struct Tuner: Sendable {
     /// Stalls of the target in a row (within `stallMemory` of a good tune): the backoff of its re-tunes.
     private var stalls = 0
 
-    private var digits = ""
-    private var entryDeadline: Int?
+    private var entry = NumberEntry()
     /// A typed number that is not in the lineup, shown until `until`.
     private var missing: (number: Int, until: Int)?
     private var banner: TunerBanner?
@@ -110,7 +109,7 @@ public struct Tuner: Sendable {
         } else if let failure {
             card = TunerCard(channel: target, state: .error(failure.failure, retryAt: failure.retryAt))
         }
-        return TunerView(target: target, card: card, digits: digits.isEmpty ? nil : digits, banner: banner, tuned: tuned)
+        return TunerView(target: target, card: card, digits: entry.isEmpty ? nil : entry.digits, banner: banner, tuned: tuned)
     }
 
     /// When to deliver `.tick` next; `Int.min` (at once) before the first tune
@@ -121,7 +120,7 @@ public struct Tuner: Sendable {
 
     /// The earliest timer.
     private var timerDeadline: Int? {
-        [active?.deadline, settleAt, failure?.retryAt, entryDeadline, missing?.until, banner?.until]
+        [active?.deadline, settleAt, failure?.retryAt, entry.deadline, missing?.until, banner?.until]
             .compactMap { $0 }.min()
     }
 
@@ -146,7 +145,7 @@ public struct Tuner: Sendable {
         }
         switch input {
         case .flip(let delta, let held):
-            digits = ""; entryDeadline = nil
+            entry.clear()
             let next = Self.step(from: target, by: delta, in: channels, ring: flipRing)
             moveTarget(to: next, reason: delta < 0 ? .previous : .next, now: now, askedAt: pressedAt, &out)
             settleAt = held ? now + settings.settleDelay : nil
@@ -156,14 +155,11 @@ public struct Tuner: Sendable {
             settleAt = nil
         case .digit(let digit):
             guard (0...9).contains(digit) else { return }
-            digits += String(digit)
-            entryDeadline = now + settings.entryTimeout
-            let longer = channels.contains { String($0).count > digits.count && String($0).hasPrefix(digits) }
-            if !longer || digits.count >= settings.maxDigits { commitEntry(now: now, askedAt: pressedAt, &out) }
+            if entry.type(digit, now: now, settings: settings, channels: channels) { commitEntry(now: now, askedAt: pressedAt, &out) }
         case .ok:
-            if !digits.isEmpty { commitEntry(now: now, askedAt: pressedAt, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
+            if !entry.isEmpty { commitEntry(now: now, askedAt: pressedAt, &out) } else if failure != nil { retryNow(now: now, &out) } else { showBanner(now: now) }
         case .lastChannel:
-            digits = ""; entryDeadline = nil
+            entry.clear()
             let recall = tuned != target ? tuned : previousTuned
             guard let recall, channels.contains(recall) else { return }
             moveTarget(to: recall, reason: .last, now: now, askedAt: pressedAt, &out)
@@ -171,7 +167,7 @@ public struct Tuner: Sendable {
         case .retry:
             if failure != nil { retryNow(now: now, &out) }
         case .select(let number):
-            digits = ""; entryDeadline = nil
+            entry.clear()
             guard channels.contains(number) else { return }
             moveTarget(to: number, reason: .list, now: now, askedAt: pressedAt, &out)
             settleAt = nil
@@ -226,9 +222,7 @@ public struct Tuner: Sendable {
 
     /// `askedAt`: when the viewer asked (a key, or the entry's pause running out).
     private mutating func commitEntry(now: Int, askedAt asked: Int, _ out: inout [TunerEffect]) {
-        let typed = digits
-        digits = ""; entryDeadline = nil
-        guard let number = Int(typed) else { return }
+        guard let number = entry.take() else { return }
         if channels.contains(number) {
             moveTarget(to: number, reason: .number, now: now, askedAt: asked, &out)
             settleAt = nil
@@ -337,7 +331,7 @@ public struct Tuner: Sendable {
     private mutating func fireTimers(upTo now: Int, _ out: inout [TunerEffect]) {
         tuneIfWanted(now: now, &out)
         while let due = timerDeadline, due <= now {
-            if let at = entryDeadline, at <= due { commitEntry(now: at, askedAt: at, &out) }
+            if let at = entry.deadline, at <= due { commitEntry(now: at, askedAt: at, &out) }
             if let at = settleAt, at <= due { settleAt = nil }
             if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
             if let tune = active, tune.deadline <= due {
