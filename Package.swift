@@ -5,6 +5,13 @@ import PackageDescription
 // module map plus a shim header for macros Swift cannot import), and each of
 // those modules is imported by exactly one backend target. ZapperCore holds
 // the product's rules and imports none of them.
+
+// `-O` in debug builds as in release, for the targets whose loops run over every pixel or
+// sample (the overlay's blend, loudness levelling, the picture watch): unoptimised, they cost
+// the debug player 2x its CPU (a core at 1920x1080), and the tests run debug builds side by
+// side on two cores. `-enable-testing` stays (debug builds pass it): `@testable import` works.
+let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Zapper",
     platforms: [.macOS(.v15)],
@@ -44,14 +51,14 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         // The product's rules: pure Swift, no C module.
-        .target(name: "ZapperCore"),
+        .target(name: "ZapperCore", swiftSettings: optimisedInDebug),
 
         // Backends: one concern each, each the only user of its C module.
         .target(name: "ZapperMedia", dependencies: ["CFFmpeg", "ZapperCore"]),
         .target(name: "ZapperDisplay", dependencies: ["CDRM", "ZapperCore"]),
         .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
-        .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"]),
+        .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"], swiftSettings: optimisedInDebug),
         // A window on a desktop (SDL2) as the display, its keyboard as an input.
         .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
 
