@@ -24,16 +24,16 @@ final class PlayerHarness {
     /// Channels 1…`scripts.count` in order, named "Channel N", starting at `start`; a channel
     /// with backups has them as its further sources, and `tvg-id` "chN".
     init(_ scripts: [ChannelScript], start: Int = 1, sound: Bool = true, guide: (any GuideLoader)? = nil, tvPower: (any TVPower)? = nil,
-         meter: (any PlaybackMeter)? = nil,
+         meter: (any PlaybackMeter)? = nil, screen: (width: Int, height: Int) = (320, 180),
          configure: (inout Player.Options) -> Void = { _ in }) throws {
         let lineup = scripts.enumerated().map { index, script in
             LineupChannel(number: index + 1, name: "Channel \(index + 1)", url: ChannelScript.url(channel: index + 1),
-                          guideID: script.backups.isEmpty ? nil : "ch\(index + 1)",
+                          guideID: script.backups.isEmpty ? nil : "ch\(index + 1)", rating: script.rating,
                           backups: script.backups.indices.map { LineupSource(url: ChannelScript.url(channel: index + 1, source: $0 + 1)) })
         }
         source = ScriptedChannelSource(scripts: Dictionary(uniqueKeysWithValues: scripts.enumerated().map { ($0.offset + 1, $0.element) }),
                                        clock: clock)
-        display = OffscreenDisplay(width: 320, height: 180, clock: clock)
+        display = OffscreenDisplay(width: screen.width, height: screen.height, clock: clock)
         let sink = RecordingSink(clock: clock)
         self.sink = sink
         var options = Player.Options()
@@ -97,16 +97,26 @@ final class PlayerHarness {
     }
 
     /// The colour at the middle of the screen.
-    var centreColour: (red: Int, green: Int, blue: Int) {
+    var centreColour: (red: Int, green: Int, blue: Int) { colour(x: display.width / 2, y: display.height / 2) }
+
+    /// The colour shown at a point of the screen.
+    func colour(x: Int, y: Int) -> (red: Int, green: Int, blue: Int) {
         let pixels = display.shownPixels
-        let offset = (display.height / 2) * display.stride + (display.width / 2) * 4
+        let offset = y * display.stride + x * 4
         return (Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset]))
     }
 
-    func shows(_ colour: (red: Int, green: Int, blue: Int), tolerance: Int = 24) -> Bool {
-        let shown = centreColour
+    /// Whether the middle of the screen (or the point `at`) shows `colour`.
+    func shows(_ colour: (red: Int, green: Int, blue: Int), at point: (x: Int, y: Int)? = nil, tolerance: Int = 24) -> Bool {
+        let shown = point.map { self.colour(x: $0.x, y: $0.y) } ?? centreColour
         return abs(shown.red - colour.red) <= tolerance && abs(shown.green - colour.green) <= tolerance
             && abs(shown.blue - colour.blue) <= tolerance
+    }
+
+    /// Whether the middle of the screen (or the point `at`) is dark (the sum of its channels under `limit`).
+    func isDark(at point: (x: Int, y: Int)? = nil, limit: Int = 120) -> Bool {
+        let shown = point.map { colour(x: $0.x, y: $0.y) } ?? centreColour
+        return shown.red + shown.green + shown.blue < limit
     }
 
     /// The names of the events so far, in order.

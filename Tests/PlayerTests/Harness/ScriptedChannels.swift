@@ -29,10 +29,31 @@ struct ChannelScript: Sendable {
     var backups: [ChannelScript] = []
     /// With lines, the channel offers closed captions CC1 ("English"), which show these lines while chosen.
     var captions: [String]?
+    /// Its audio languages (the first plays unless another is asked for), each at its own sound level.
+    var languages: [ScriptedLanguage] = []
+    /// Its subtitle renditions; each, followed, has one cue all along: "<name> (<language>)".
+    var subtitles: [ScriptedLanguage] = []
+    /// The lineup's `tvg-rating` for it.
+    var rating: String?
 
     /// Source `index` of channel `number`: its URL in the harness's lineup.
     static func url(channel number: Int, source index: Int = 0) -> URL {
         URL(string: "http://scripted.invalid/\(number)\(index == 0 ? "" : "-\(index + 1)").m3u8")!
+    }
+}
+
+/// An audio language or subtitle rendition of a scripted channel.
+struct ScriptedLanguage: Sendable {
+    var language: String
+    var name: String
+    /// The level of its sound (audio languages).
+    var soundLevel: Int16 = 8000
+
+    func rendition(_ type: HLSRendition.MediaType) -> HLSRendition {
+        var rendition = HLSRendition(type: type, groupID: type.rawValue, name: name)
+        rendition.language = language
+        rendition.uri = URL(string: "http://scripted.invalid/\(type.rawValue)/\(language).m3u8")
+        return rendition
     }
 }
 
@@ -61,7 +82,8 @@ final class ScriptedChannelSource: ChannelSource, @unchecked Sendable {
     func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         lock.withLock {
             let script = scripts[channel.url] ?? ChannelScript(colour: (128, 128, 128))
-            let stream = ScriptedStream(channel: channel, serial: serial, script: script, clock: clock, report: report) { [weak self] in
+            let stream = ScriptedStream(channel: channel, serial: serial, script: script, audioLanguage: audioLanguage, clock: clock,
+                                        report: report) { [weak self] in
                 self?.countTune(channel.url) ?? 0
             }
             streams.append(stream)
@@ -89,6 +111,7 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     let channel: LineupChannel
     let failures = FailureMark()
     let tracks: any ChannelTrackList
+    private let scriptedTracks: ScriptedTracks
     /// The closed captions the player asked for last.
     private(set) var chosenCaptions: CaptionChannel?
     private let lock = NSLock()
@@ -108,15 +131,16 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     private let shade: Frame
     private let black: Frame
 
-    init(channel: LineupChannel, serial: Int?, script: ChannelScript, clock: VirtualClock, report: @escaping ChannelReport,
-         countTune: @escaping () -> Int) {
+    init(channel: LineupChannel, serial: Int?, script: ChannelScript, audioLanguage: String?, clock: VirtualClock,
+         report: @escaping ChannelReport, countTune: @escaping () -> Int) {
         self.channel = channel
         tuneSerial = serial
         self.script = script
         self.clock = clock
         self.report = report
         self.countTune = countTune
-        tracks = NoTracks(captions: script.captions != nil)
+        scriptedTracks = ScriptedTracks(script: script, audioLanguage: audioLanguage)
+        tracks = scriptedTracks
         frame = try! Frame.solid(width: 64, height: 36, red: script.colour.red, green: script.colour.green, blue: script.colour.blue)
         shade = try! Frame.solid(width: 64, height: 36, red: min(255, script.colour.red + 4), green: min(255, script.colour.green + 4),
                                  blue: min(255, script.colour.blue + 4))
@@ -146,7 +170,7 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     private var failing: Bool { script.failure != nil && script.failingTunes.contains(tuneNumber) }
 
     func stop(keepingSound: Bool) { lock.withLock { stopped = true } }
-    func chooseAudio(language: String) {}
+    func chooseAudio(language: String) { scriptedTracks.choose(language) }
 
     func poll() {
         let due: (PlaybackFailure, Int)? = lock.withLock {
@@ -193,10 +217,10 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
             // Sound from the first picture on; after a stop too, for the fade-out.
             guard let firstShownAt else { return nil }
             if let stop = script.soundStopsAfter, clock.monotonic > firstShownAt + Double(stop) / 1000 { return nil }
+            let level = scriptedTracks.playing?.soundLevel ?? script.soundLevel
             guard let hz = script.soundHz else {
-                return AudioTake(time: time, samples: [Int16](repeating: script.soundLevel, count: frames * 2), lead: 0)
+                return AudioTake(time: time, samples: [Int16](repeating: level, count: frames * 2), lead: 0)
             }
-            let level = script.soundLevel
             let samples = (0..<frames).flatMap { frame -> [Int16] in
                 let half = Int(((time + Double(frame) / 48_000) * Double(hz) * 2).rounded(.down))
                 return half % 2 == 0 ? [level, level] : [-level, -level]
@@ -214,20 +238,38 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     func followSubtitles(_ rendition: HLSRendition, url: URL, from startSequence: Int64,
                          cues: @escaping @Sendable ([SubtitleCue]) -> Void,
                          trouble: @escaping @Sendable (SubtitleTrouble) -> Void) -> any SubtitleFollower {
-        NoSubtitles()
+        if let language = rendition.language {
+            cues([SubtitleCue(start: 0, end: 40_000, text: "\(rendition.name) (\(language))", sequence: startSequence, discontinuitySequence: 0)])
+        }
+        return NoSubtitles()
     }
 }
 
-/// A scripted channel has one language and no subtitles; closed captions CC1 when its script has them.
-final class NoTracks: ChannelTrackList {
-    let hasCaptions: Bool
-    init(captions: Bool = false) { hasCaptions = captions }
-    var audioRenditions: [HLSRendition] { [] }
-    var playingAudio: HLSRendition? { nil }
-    var subtitleRenditions: [HLSRendition] { [] }
-    var captionTracks: [CaptionTrack] { hasCaptions ? [CaptionTrack(channel: .cea608(1), name: "English", language: "en")] : [] }
-    var startSequence: Int64? { hasCaptions ? 0 : nil }
-    func offset(discontinuity sequence: Int64) -> Double? { nil }
+/// A scripted channel's languages, subtitles and closed captions (CC1 when its script has captions);
+/// its timeline has no discontinuities.
+final class ScriptedTracks: ChannelTrackList, @unchecked Sendable {
+    private let lock = NSLock()
+    private let script: ChannelScript
+    private var language: String?
+
+    init(script: ChannelScript, audioLanguage: String?) {
+        self.script = script
+        language = script.languages.first { $0.language == audioLanguage }?.language ?? script.languages.first?.language
+    }
+
+    func choose(_ wanted: String) {
+        lock.withLock { if script.languages.contains(where: { $0.language == wanted }) { language = wanted } }
+    }
+
+    var playing: ScriptedLanguage? { lock.withLock { script.languages.first { $0.language == language } } }
+    var audioRenditions: [HLSRendition] { script.languages.map { $0.rendition(.audio) } }
+    var playingAudio: HLSRendition? { playing?.rendition(.audio) }
+    var subtitleRenditions: [HLSRendition] { script.subtitles.map { $0.rendition(.subtitles) } }
+    var captionTracks: [CaptionTrack] {
+        script.captions != nil ? [CaptionTrack(channel: .cea608(1), name: "English", language: "en")] : []
+    }
+    var startSequence: Int64? { script.captions != nil || !script.subtitles.isEmpty ? 0 : nil }
+    func offset(discontinuity sequence: Int64) -> Double? { sequence == 0 ? 0 : nil }
 }
 
 final class NoSubtitles: SubtitleFollower {}

@@ -16,6 +16,7 @@ import Testing
             case .interstitial: "card"
             case .offline: "offline"
             case .panel: "panel"
+            case .subtitles: "subtitles"
             default: "other"
             }
         }
@@ -56,6 +57,23 @@ import Testing
         let back = OverlayModel.Extras()
         #expect(kinds(model.layers(playing, now: 200, identity: identity, programmes: programmes, extras: back)).contains("offline"))
         #expect(!kinds(model.layers(playing, now: 500, identity: identity, programmes: programmes, extras: back)).contains("offline"))
+    }
+
+    /// Subtitles give way to the panel (it covers the lower third) and come back, fading in,
+    /// when it closes.
+    @Test func subtitlesWaitForThePanelToClose() {
+        var model = OverlayModel()
+        let playing = TunerView(target: 1, card: nil, digits: nil, banner: nil, tuned: 1)
+        let panel = PanelContent(selectedTab: .subtitles, page: .info(PanelProgrammeInfo(channelName: "Channel 1")))
+        let underPanel = OverlayModel.Extras(panel: panel, subtitles: ["English (en)"])
+        for now in stride(from: 0, through: 1_000, by: 100) {
+            let shown = kinds(model.layers(playing, now: now, identity: identity, programmes: programmes, extras: underPanel))
+            #expect(!shown.contains("subtitles"), "at \(now) ms: \(shown)")
+        }
+        let closed = OverlayModel.Extras(subtitles: ["English (en)"])
+        _ = model.layers(playing, now: 2_000, identity: identity, programmes: programmes, extras: closed)
+        let shown = kinds(model.layers(playing, now: 2_500, identity: identity, programmes: programmes, extras: closed))
+        #expect(shown.contains("subtitles") && !shown.contains("panel"), "\(shown)")
     }
 
     /// The crash-loop breaker's note goes on the loading card, in place of its "next" row.
