@@ -9,7 +9,8 @@ import PackageDescription
 // `-O` in debug builds as in release, for the targets whose loops run over every pixel or
 // sample (the overlay's blend, loudness levelling, the picture watch): unoptimised, they cost
 // the debug player 2x its CPU (a core at 1920x1080), and the tests run debug builds side by
-// side on two cores. `-enable-testing` stays (debug builds pass it): `@testable import` works.
+// side on two cores (TestSupport: the tests' own pixel medians and tone detectors).
+// `-enable-testing` stays (debug builds pass it): `@testable import` works.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -140,7 +141,7 @@ let package = Package(
         ]),
         // Helpers for tests only: a zapper-origin child process, a raw HTTP
         // client that sees resets, running tools, tone detection, a Mosquitto broker and a subscriber.
-        .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"]),
+        .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"], swiftSettings: optimisedInDebug),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),

@@ -1,8 +1,21 @@
-/// The (red, green, blue) medians of packed rgb24 pixels, as `ffmpeg -pix_fmt rgb24` writes them.
+/// The (red, green, blue) medians of packed rgb24 pixels, as `ffmpeg -pix_fmt rgb24` writes them
+/// (a histogram per channel, no sorting).
 public func medianRGB(_ bytes: [UInt8]) -> (Int, Int, Int) {
-    func median(_ offset: Int) -> Int {
-        let values = stride(from: offset, to: bytes.count, by: 3).map { Int(bytes[$0]) }.sorted()
-        return values.isEmpty ? 0 : values[values.count / 2]
+    var histograms = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 3)
+    let pixels = bytes.count / 3
+    bytes.withUnsafeBufferPointer { bytes in
+        for pixel in 0..<pixels {
+            for channel in 0..<3 { histograms[channel][Int(bytes[pixel * 3 + channel])] += 1 }
+        }
     }
-    return (median(0), median(1), median(2))
+    func median(_ channel: Int) -> Int {
+        // The value at index count / 2 of the channel's sorted values.
+        var seen = 0
+        for (value, count) in histograms[channel].enumerated() {
+            seen += count
+            if seen > pixels / 2 { return value }
+        }
+        return 0
+    }
+    return pixels == 0 ? (0, 0, 0) : (median(0), median(1), median(2))
 }
