@@ -7,7 +7,7 @@ import ZapperCore
 /// Closed captions end to end: the origin's channel 10 carries CEA-608 CC1 in
 /// its H.264 SEI (written by zapper-caption-encode through libx264); the real
 /// zapper decodes them with libavcodec and draws them like subtitles.
-@Suite(.serialized, .timeLimit(.minutes(30)))
+@Suite(.timeLimit(.minutes(30)))
 struct CaptionPlaybackTests {
     let playback = ZapperPlaybackTests()
     static let channel = 10

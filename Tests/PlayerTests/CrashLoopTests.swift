@@ -14,7 +14,7 @@ extension ZapperPlaybackTests {
         let lineup = try demoLineup()
         let arguments = ["--channel", "2", "--size", "320x180", "--state-dir", state.path]
         for round in 0..<CrashLoopBreaker.exitsToSkip {
-            let zapper = try LaunchedZapper(lineup: lineup, arguments: arguments, script: "wait-event first-frame 20000\nwait 60000\n")
+            let zapper = try await LaunchedZapper(lineup: lineup, arguments: arguments, script: "wait-event first-frame 20000\nwait 60000\n")
             #expect(await zapper.waitFor(.firstFrame, seconds: 30), "round \(round)")
             await zapper.kill()
             let saved = try ZapperState.decode(Data(contentsOf: state.appendingPathComponent("state.json")))

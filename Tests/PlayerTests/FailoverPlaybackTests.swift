@@ -13,7 +13,7 @@ extension ZapperPlaybackTests {
         let origin = try OriginProcess.shared.get()
         let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         try #require(lineup.status == 200)
-        let zapper = try LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180", "--channel", "\(OriginRouter.redundantNumber)"],
+        let zapper = try await LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180", "--channel", "\(OriginRouter.redundantNumber)"],
                                         script: """
             wait-event first-frame 20000
             wait 1000

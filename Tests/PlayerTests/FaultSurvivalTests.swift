@@ -18,7 +18,7 @@ extension ZapperPlaybackTests {
         let catalog = try Repo.catalog()
         let colour = try #require(catalog.channel(number: channel)?.rgb)
         let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360"], script: """
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360"], script: """
             wait-event first-frame 20000
             wait-event load-failed 40000
             wait-event load-recovered 60000
@@ -50,7 +50,7 @@ extension PanelTests {
         defer { origin.stop() }
         let channel = try #require(try Repo.catalog().channel(number: SplitAudio.channels[0]))
         let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(channel.number)\",Split\nhttp://127.0.0.1:\(origin.port)/ch/\(channel.number)/\(SplitAudio.masterFile)\n"
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel.number)", "--size", "640x360"], script: """
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel.number)", "--size", "640x360"], script: """
             wait-event first-frame 20000
             wait-event load-failed 40000
             wait-event load-recovered 60000

@@ -8,7 +8,7 @@ extension ZapperPlaybackTests {
     @Test func aChannelBehindARedirectPlays() async throws {
         let origin = try OriginProcess.shared.get()
         let lineup = "#EXTM3U\n#EXTINF:-1 tvg-id=\"green.zapper\",Green Two\nhttp://127.0.0.1:\(origin.port)/moved/2.m3u8\n"
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--size", "320x180"], script: """
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 1000
             snapshot $DIR/shot.png

@@ -25,7 +25,7 @@ extension ZapperPlaybackTests {
             token = "\(token)"
             """.write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }
-        let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
                                         script: "wait-event first-frame 20000\nwait 120000\nquit\n")
         let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
         let prometheus = try PrometheusServer(scraping: port)

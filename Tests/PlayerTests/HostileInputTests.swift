@@ -24,7 +24,7 @@ extension ZapperPlaybackTests {
         var script = ["wait-event first-frame 20000"]
         for _ in 2...11 { script += ["press KEY_CHANNELUP", "wait-event interstitial-dismissed 20000", "wait 300"] }
         script += ["wait 3000", "press KEY_1", "wait-event first-frame 20000", "wait 500", "quit"]
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "320x180", "--state-dir", directory.path],
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "320x180", "--state-dir", directory.path],
                                         script: script.joined(separator: "\n"))
         var peak = 0
         while let now = zapper.peakResidentKilobytes { peak = max(peak, now); try await Task.sleep(for: .milliseconds(200)) }

@@ -29,15 +29,37 @@ final class LaunchedZapper {
     private let errURL: URL
     private let wavURL: URL
 
-    init(lineup: String, arguments: [String], script: String, environment added: [String: String] = [:]) throws {
+    /// Its place among the zappers running at once (`LaunchSlots`), given back when it exits.
+    private let slot = SlotHold(LaunchSlots.zappers)
+    /// Told by the process's termination handler (no thread waits for the exit).
+    private let exit = ExitSignal()
+
+    /// Starts it once fewer than `LaunchSlots.zappers` allows are running (without a pool thread waiting).
+    init(lineup: String, arguments: [String], script: String, environment added: [String: String] = [:]) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-play-\(UUID().uuidString)")
+        eventsURL = directory.appendingPathComponent("events.jsonl")
+        wavURL = directory.appendingPathComponent("capture.wav")
+        errURL = directory.appendingPathComponent("stderr.txt")
+        await slot.take()
+        do {
+            try start(lineup: lineup, arguments: arguments, script: script, environment: added)
+        } catch {
+            slot.giveBack()
+            throw error
+        }
+    }
+
+    deinit {
+        // A test that ended early without waiting for its zapper: the place is free once it exits.
+        let slot = self.slot
+        exit.whenExited { slot.giveBack() }
+    }
+
+    private func start(lineup: String, arguments: [String], script: String, environment added: [String: String]) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let lineupURL = directory.appendingPathComponent("lineup.m3u")
         let scriptURL = directory.appendingPathComponent("script.txt")
         let configURL = directory.appendingPathComponent("alsa.conf")
-        eventsURL = directory.appendingPathComponent("events.jsonl")
-        wavURL = directory.appendingPathComponent("capture.wav")
-        errURL = directory.appendingPathComponent("stderr.txt")
         try lineup.write(to: lineupURL, atomically: true, encoding: .utf8)
         try script.replacingOccurrences(of: "$DIR", with: directory.path).write(to: scriptURL, atomically: true, encoding: .utf8)
         try """
@@ -48,7 +70,10 @@ final class LaunchedZapper {
         process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
         // Each run keeps its state apart (a run's last channel must not start the next).
         let state = arguments.contains("--state-dir") ? [] : ["--state-dir", directory.appendingPathComponent("state").path]
-        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + state + arguments
+        // A small screen unless the test needs a size: the offscreen default (1920x1080) costs
+        // a debug build twice the CPU, and the tests run side by side on two cores.
+        let size = arguments.contains("--size") ? [] : ["--size", "640x360"]
+        process.arguments = ["--lineup", lineupURL.path, "--events", eventsURL.path, "--script", scriptURL.path] + state + size + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ALSA_CONFIG_PATH"] = configURL.path
         // The offscreen display even on a desktop: `--display auto` would open a window there.
@@ -59,13 +84,22 @@ final class LaunchedZapper {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let exit = self.exit
+        process.terminationHandler = { _ in exit.exited() }
+        do {
+            try process.run()
+        } catch {
+            exit.exited()
+            throw error
+        }
     }
 
     var pid: Int32 { process.processIdentifier }
 
     /// Open file descriptors and threads now (/proc); nil once the process is gone.
-    var descriptorsAndThreads: (descriptors: Int, threads: Int)? {
+    var descriptorsAndThreads: (descriptors: Int, threads: Int)? { Self.descriptorsAndThreads(pid: pid) }
+
+    static func descriptorsAndThreads(pid: Int32) -> (descriptors: Int, threads: Int)? {
         guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"),
               let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         return (descriptors.count, threads.count)
@@ -95,13 +129,39 @@ final class LaunchedZapper {
     /// (Async, like `finish`: a test blocking one of Swift's two pool threads here for seconds
     /// starves every async test running beside it.)
     func waitFor(_ name: EventName, skipping: Int = 0, seconds: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if events.filter({ $0["event"] as? String == name.rawValue }).count > skipping { return true }
-            if !process.isRunning { return false }
-            try? await Task.sleep(for: .milliseconds(50))
+        await reading(after: name, skipping: skipping, seconds: seconds) { true } ?? false
+    }
+
+    /// Waits as `waitFor` does, on a thread of its own, and calls `read` there the moment the
+    /// event is seen: what comes just after an event (a process that quits two seconds later)
+    /// is read in time even when Swift's two pool threads are busy with other tests.
+    func reading<T: Sendable>(after name: EventName, skipping: Int = 0, seconds: Double,
+                              _ read: @escaping @Sendable () -> T) async -> T? {
+        let (eventsURL, exit) = (self.eventsURL, self.exit)
+        return await withCheckedContinuation { (done: CheckedContinuation<T?, Never>) in
+            Thread {
+                let deadline = Date().addingTimeInterval(seconds)
+                while Date() < deadline {
+                    if Self.count(name, at: eventsURL) > skipping { return done.resume(returning: read()) }
+                    if exit.hasExited {
+                        // Written just before it ended?
+                        return done.resume(returning: Self.count(name, at: eventsURL) > skipping ? read() : nil)
+                    }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                done.resume(returning: nil)
+            }.start()
         }
-        return false
+    }
+
+    /// Events of that name in the log so far, counted in its text (no JSON parsed at each poll).
+    static func count(_ name: EventName, at eventsURL: URL) -> Int {
+        guard let text = try? String(contentsOf: eventsURL, encoding: .utf8) else { return 0 }
+        let field = "\"event\": \"\(name.rawValue)\""
+        return text.split(separator: "\n").count { line in
+            guard let range = line.range(of: field) else { return false }
+            return line[range.upperBound...].first.map { $0 == "," || $0 == "}" } ?? false
+        }
     }
 
     /// SIGKILL: no clean-up of any kind, as a power cut or a crash.
@@ -110,15 +170,13 @@ final class LaunchedZapper {
         await exited()
     }
 
-    /// Waits for the process to end on a Dispatch thread, not on the pool.
+    /// Waits for the process to end (its termination handler tells), then gives its place back.
     private func exited() async {
-        let process = self.process
+        let exit = self.exit
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                done.resume()
-            }
+            exit.whenExited { done.resume() }
         }
+        slot.giveBack()
     }
 
     /// Puts `fault` on `channel` of `origin` once `event` is logged, clears it `seconds`
@@ -131,12 +189,12 @@ final class LaunchedZapper {
                clearingAfter seconds: Double) async throws -> Run {
         #expect(await waitFor(event, seconds: 25), "no \(event)")
         #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
-        let (process, eventsURL) = (self.process, self.eventsURL)
+        let (exit, eventsURL) = (self.exit, self.eventsURL)
         let (failed, cleared) = await withCheckedContinuation { (done: CheckedContinuation<(Bool, Int?), Never>) in
             Thread {
                 let deadline = Date().addingTimeInterval(40)
                 var failed = false
-                while !failed, Date() < deadline, process.isRunning {
+                while !failed, Date() < deadline, !exit.hasExited {
                     failed = Self.events(at: eventsURL).contains { $0["event"] as? String == EventName.loadFailed.rawValue }
                     if !failed { Thread.sleep(forTimeInterval: 0.05) }
                 }

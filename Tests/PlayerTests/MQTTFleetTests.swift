@@ -7,7 +7,7 @@ import ZapperCore
 /// playing the demo origin: the retained state and discovery, commands that tune and set
 /// the volume, hostile ones refused, the last will after SIGKILL; a broker that comes up
 /// after the box, a screenshot, and a reload that resumes the channel on screen.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)))
 struct MQTTFleetTests {
     static let box = "test-box"
     let topics = MQTTTopics(prefix: "zapper", boxID: MQTTFleetTests.box)
@@ -45,7 +45,7 @@ struct MQTTFleetTests {
         let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#", "homeassistant/#"])
         let config = try configFile(port: broker.port)
         defer { try? FileManager.default.removeItem(at: config) }
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
                                         script: "wait-event first-frame 20000\n")
         let state = topics.state, availability = topics.availability, reply = topics.reply
 
@@ -135,7 +135,7 @@ struct MQTTFleetTests {
         defer { try? FileManager.default.removeItem(at: config) }
         // As systemd starts it (Type=notify): the reload must say RELOADING=1, then READY=1 again, never STOPPING=1.
         let systemd = try SystemdNotifyTests.Listener(abstract: true)
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
                                         script: "wait-event first-frame 20000\n", environment: ["NOTIFY_SOCKET": systemd.name])
         #expect(await zapper.waitFor(.firstFrame, seconds: 25), "plays with no broker")
         let broker = try MosquittoBroker(port: port)
@@ -226,7 +226,7 @@ extension MQTTFleetTests {
                 box-id = "\(Self.box)"
                 ca-file = "\(certificates.caFile)"
                 """.write(to: config, atomically: true, encoding: .utf8)
-            let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
+            let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
                                             script: "wait-event first-frame 20000\n")
             let state = topics.state
             let seen = await watch.first(seconds: trusted ? 20 : 6) { $0.topic == state }
@@ -258,7 +258,7 @@ extension MQTTFleetTests {
                 username = "box"
                 password = "\(password)"
                 """.write(to: config, atomically: true, encoding: .utf8)
-            let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
+            let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--size", "320x180"],
                                             script: "wait-event first-frame 20000\n")
             let state = topics.state
             // (Not the state the first run left retained.)

@@ -10,7 +10,7 @@ extension ZapperPlaybackTests {
     /// to channel 2 once 1 is on screen; it plays on until the test ends it.
     func zapperServingMetrics() async throws -> (zapper: LaunchedZapper, port: Int, config: URL) {
         let config = try metricsConfig()
-        let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"], script: """
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 1500
             press KEY_CHANNELUP

@@ -7,7 +7,7 @@ import TestSupport
 /// text reaches our log instead of raw stderr.
 extension ZapperPlaybackTests {
     @Test func withNoSoundDeviceThePicturesGoOn() async throws {
-        let zapper = try LaunchedZapper(lineup: try demoLineup(),
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(),
                                         arguments: ["--channel", "1", "--size", "320x180", "--trace-frames", "--audio-device", "nonexistent"],
                                         script: """
             wait-event first-frame 20000

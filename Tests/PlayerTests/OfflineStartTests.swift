@@ -55,7 +55,7 @@ extension ZapperPlaybackTests {
 
         // The next boot: the lineup server is down, the copy plays and zapper says it is offline.
         server.goes(down: true)
-        let second = try LaunchedZapper(lineup: "", arguments: arguments,
+        let second = try await LaunchedZapper(lineup: "", arguments: arguments,
                                         script: "wait-event offline 30000\nwait 400\nsnapshot $DIR/offline.png\nwait-event offline 30000\nquit\n",
                                         environment: ["ZAPPER_LINEUP_RETRY_SECONDS": "1"])
         #expect(await second.waitFor(.offline, seconds: 30), "never said offline: \(second.stderrSoFar)")

@@ -16,7 +16,7 @@ extension ZapperPlaybackTests {
         let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
         let config = try metricsConfig()
         defer { try? FileManager.default.removeItem(at: config) }
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360", "--config", config.path],
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360", "--config", config.path],
                                         script: """
             wait-event first-frame 20000
             wait-event frozen 60000

@@ -13,7 +13,7 @@ extension ZapperPlaybackTests {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-api-\(UUID().uuidString).toml")
         try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }  // read at start
-        let zapper = try LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
                                         script: "wait-event first-frame 20000\nwait 120000\nquit\n")
         let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
         #expect(await zapper.waitFor(.firstFrame, skipping: 0, seconds: 40), "\(zapper.stderrSoFar)")

@@ -13,7 +13,7 @@ extension ZapperPlaybackTests {
         let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         try #require(lineup.status == 200)
         // Eight seconds on the gap channel: every fourth 2 s segment is a gap, so two pass.
-        let zapper = try LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180"], script: """
+        let zapper = try await LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 8000
             snapshot $DIR/gap.png
@@ -58,7 +58,7 @@ extension ZapperPlaybackTests {
         let lines = lineup.text.split(separator: "\n").map(String.init)
         let raw = lines.indices.filter { lines[$0].contains("/shapes/raw/") }.flatMap { [lines[$0 - 1], lines[$0]] }
         try #require(raw.count == 10)
-        let zapper = try LaunchedZapper(lineup: (["#EXTM3U"] + raw).joined(separator: "\n") + "\n", arguments: ["--size", "320x180"], script: """
+        let zapper = try await LaunchedZapper(lineup: (["#EXTM3U"] + raw).joined(separator: "\n") + "\n", arguments: ["--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 1000
             snapshot $DIR/raw.png

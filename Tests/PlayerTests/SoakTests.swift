@@ -19,7 +19,7 @@ extension ZapperPlaybackTests {
             default: "press KEY_LAST"
             }
         }
-        let zapper = try LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "320x180"], script: """
+        let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "1", "--size", "320x180"], script: """
             wait-event first-frame 20000
             wait 4000
             snapshot $DIR/start.png
@@ -42,8 +42,11 @@ extension ZapperPlaybackTests {
             try await Task.sleep(for: .seconds(4))
             _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)")
         }
-        #expect(await zapper.waitFor(.snapshot, skipping: 1, seconds: 120))
-        let after = try #require(zapper.descriptorsAndThreads)
+        // Read as the end snapshot is logged: zapper quits two seconds later.
+        let pid = zapper.pid
+        let after = try #require(await zapper.reading(after: .snapshot, skipping: 1, seconds: 120) {
+            LaunchedZapper.descriptorsAndThreads(pid: pid)
+        } ?? nil)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr.suffix(2000))")
         #expect(run.named(.tune).count >= 150, "\(run.named(.tune).count) tunes")

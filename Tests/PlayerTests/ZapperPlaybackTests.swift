@@ -6,14 +6,15 @@ import ZapperCore
 
 /// The real `zapper` binary playing the demo origin over loopback: picture
 /// on the offscreen display (PNG snapshots), sound through real ALSA into a
-/// `file` PCM whose WAV the test reads.
-@Suite(.serialized, .timeLimit(.minutes(30)))
+/// `file` PCM whose WAV the test reads. Its tests run side by side, at most
+/// `LaunchSlots.zappers` zappers at once; each fault test has an origin of its own.
+@Suite(.timeLimit(.minutes(30)))
 struct ZapperPlaybackTests {
     typealias Run = LaunchedZapper.Run
 
     /// Runs zapper with a script against a lineup; returns what it left behind.
     func runZapper(lineup: String, arguments: [String], script: String) async throws -> Run {
-        await (try LaunchedZapper(lineup: lineup, arguments: arguments, script: script)).finish()
+        await (try await LaunchedZapper(lineup: lineup, arguments: arguments, script: script)).finish()
     }
 
     func demoLineup() throws -> String {
