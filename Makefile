@@ -77,9 +77,11 @@ demo: build-release
 # Tests in flight at once. Unbounded, Swift Testing starts all 700 together: the async tests'
 # continuations then queue on Swift's two cooperative threads behind hundreds of synchronous
 # tests, and their real-time deadlines (an https fetch's 20 s, a segment's 10 s, a logo retry
-# test's minute) ran out while nothing was wrong. Sixteen, not eight: end-to-end tests waiting
-# (suspended) for one of the few zapper places (Tests/PlayerTests/LaunchSlots.swift) hold theirs.
-TEST_WIDTH ?= 16
+# test's minute) ran out while nothing was wrong. 48, not 8: the sixty-odd end-to-end tests
+# waiting (suspended, on no thread) for one of the five zapper places (Tests/PlayerTests/
+# LaunchSlots.swift) each hold a place in the width; at 16 and 24 they held all of it, and the
+# other suites' tests (a parameterized test's cases) waited behind them for minutes.
+TEST_WIDTH ?= 48
 
 test: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(TEST_PACKAGES)"
