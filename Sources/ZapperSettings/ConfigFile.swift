@@ -53,6 +53,10 @@ import ZapperCore
 /// panel-disabled = false
 /// # Tune a reminder's channel by itself when its programme starts.
 /// switch-at-reminders = false
+/// # The picture watch: a channel whose pictures show the same thing, or only black, for this
+/// # many seconds is tuned again (0 turns that check off).
+/// picture-frozen-seconds = 10
+/// picture-black-seconds = 10
 ///
 /// [network]
 /// # For lineups from sources you do not trust: nothing they list (streams, guide, logos, and
@@ -193,11 +197,21 @@ public enum ConfigFile {
             }
             if let signage = subtable(root, "signage") {
                 let section = "signage"
-                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders"])
+                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders",
+                                                         "picture-frozen-seconds", "picture-black-seconds"])
                 config.signage.startMuted = bool(signage, "start-muted", section: section) ?? false
                 config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
                 config.signage.switchAtReminders = bool(signage, "switch-at-reminders", section: section) ?? false
+                for (key, path) in [("picture-frozen-seconds", \ZapperConfig.Signage.pictureFrozenSeconds),
+                                    ("picture-black-seconds", \ZapperConfig.Signage.pictureBlackSeconds)] {
+                    guard let seconds = int(signage, key, section: section) else { continue }
+                    if seconds == 0 || (2...ZapperConfig.Signage.pictureWatchLimit).contains(seconds) {
+                        config.signage[keyPath: path] = seconds
+                    } else {
+                        fail(key, section, "must be 0 (off) or 2 to \(ZapperConfig.Signage.pictureWatchLimit) seconds, not \(seconds)")
+                    }
+                }
             }
             if let network = subtable(root, "network") {
                 check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file"])

@@ -203,6 +203,7 @@ struct Zapper: ParsableCommand {
         options.traceFrames = traceFrames
         options.traceFlips = traceFlips
         options.config = settings
+        options.pictureWatch = settings.signage.pictureWatch
         options.state = state
         // The lineup's guides (url-tvg, x-tvg-url: each URL passed MediaURLPolicy, so no local file).
         let guideSources = (guide ?? settings.guide).map { [$0] } ?? parsed.guideURLs.map(\.absoluteString)

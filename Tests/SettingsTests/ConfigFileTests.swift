@@ -61,6 +61,20 @@ import ZapperCore
         #expect(config.network.blockPrivateAddresses)
     }
 
+    @Test func thePictureWatchsTimesAreReadAndZeroTurnsACheckOff() throws {
+        let defaults = try ConfigFile.parse("", file: "z.toml").signage
+        #expect(defaults.pictureWatch == PictureWatch.Settings(frozenAfter: 10_000, blackAfter: 10_000))
+        let lobby = try ConfigFile.parse("[signage]\npicture-frozen-seconds = 30\npicture-black-seconds = 0\n", file: "z.toml").signage
+        #expect(lobby.pictureWatch == PictureWatch.Settings(frozenAfter: 30_000, blackAfter: 0))
+        let off = try ConfigFile.parse("[signage]\npicture-frozen-seconds = 0\npicture-black-seconds = 0\n", file: "z.toml").signage
+        #expect(off.pictureWatch == nil)
+        #expect(problems("[signage]\npicture-black-seconds = 1\n")
+            == "/etc/zapper/zapper.toml:2: signage.picture-black-seconds: must be 0 (off) or 2 to 86400 seconds, not 1")
+        // Seconds that would overflow once made milliseconds are refused, not multiplied.
+        #expect(problems("[signage]\npicture-frozen-seconds = 9223372036854775807\n")
+            == "/etc/zapper/zapper.toml:2: signage.picture-frozen-seconds: must be 0 (off) or 2 to 86400 seconds, not 9223372036854775807")
+    }
+
     @Test func theUserAgentIsReadAndAHeaderThatCannotBeSentRefused() throws {
         let config = try ConfigFile.parse("[network]\nuser-agent = \"Hotel-Box/7 (lobby)\"\n", file: "z.toml")
         #expect(config.network.userAgent == "Hotel-Box/7 (lobby)")

@@ -46,8 +46,9 @@ public struct PictureSignature: Sendable, Equatable {
 
 /// The watch on the picture on screen: new pictures keep coming (the channel plays), but they
 /// have shown the same thing for `frozenAfter`, or nothing but black for `blackAfter`
-/// (milliseconds): then it gives its verdict, once, until the picture moves again or it is reset
-/// (a new tune). Black wins over frozen (a black picture is also the same picture).
+/// (milliseconds; 0 leaves that check out): then it gives its verdict, once, until the picture
+/// moves again or it is reset (a new tune). Black wins over frozen (a black picture is also the
+/// same picture).
 public struct PictureWatch: Sendable, Equatable {
     public struct Settings: Sendable, Equatable {
         public var frozenAfter: Int
@@ -108,11 +109,11 @@ public struct PictureWatch: Sendable, Equatable {
             if !dark { told = false }
         }
         guard !told else { return nil }
-        if let darkSince, now - darkSince >= settings.blackAfter {
+        if let darkSince, settings.blackAfter > 0, now - darkSince >= settings.blackAfter {
             told = true
             return .black(milliseconds: now - darkSince)
         }
-        if let same, now - same.since >= settings.frozenAfter {
+        if let same, settings.frozenAfter > 0, now - same.since >= settings.frozenAfter {
             told = true
             return .frozen(milliseconds: now - same.since)
         }

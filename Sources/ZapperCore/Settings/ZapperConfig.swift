@@ -85,6 +85,18 @@ public struct ZapperConfig: Sendable, Equatable {
         public var panelDisabled: Bool
         /// A reminder's channel is tuned by itself when its programme starts.
         public var switchAtReminders = false
+        /// The picture watch: a channel whose pictures keep coming but show the same thing, or
+        /// only black, for this many seconds is tuned again (0: that check is off).
+        public var pictureFrozenSeconds = 10
+        public var pictureBlackSeconds = 10
+        /// The most either may be (a day).
+        public static let pictureWatchLimit = 86_400
+
+        /// The picture watch's settings; nil when both checks are off.
+        public var pictureWatch: PictureWatch.Settings? {
+            guard pictureFrozenSeconds > 0 || pictureBlackSeconds > 0 else { return nil }
+            return PictureWatch.Settings(frozenAfter: pictureFrozenSeconds * 1000, blackAfter: pictureBlackSeconds * 1000)
+        }
 
         public init(startMuted: Bool = false, noHint: Bool = false, panelDisabled: Bool = false) {
             self.startMuted = startMuted

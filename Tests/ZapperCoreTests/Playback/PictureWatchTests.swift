@@ -50,6 +50,17 @@ struct PictureWatchTests {
         #expect(Self.feed(&bright, from: 0, count: 200) { PictureSignature(hash: UInt64($0), meanLuma: 17, maxLuma: 60) }.isEmpty)
     }
 
+    @Test func aCheckSetToZeroIsOff() {
+        // Frozen off: a still picture is never told; a still black one is black.
+        var noFrozen = PictureWatch(settings: .init(frozenAfter: 0, blackAfter: 3000))
+        #expect(Self.feed(&noFrozen, from: 0, count: 500) { _ in Self.still }.isEmpty)
+        #expect(Self.feed(&noFrozen, from: 20_000, count: 200) { _ in Self.dark(1) }.map(\.verdict) == [.black(milliseconds: 3000)])
+        // Black off: black noise is never told; a still black picture is frozen (it is the same picture).
+        var noBlack = PictureWatch(settings: .init(frozenAfter: 3000, blackAfter: 0))
+        #expect(Self.feed(&noBlack, from: 0, count: 500) { Self.dark(UInt64($0)) }.isEmpty)
+        #expect(Self.feed(&noBlack, from: 20_000, count: 200) { _ in Self.dark(1) }.map(\.verdict) == [.frozen(milliseconds: 3000)])
+    }
+
     @Test func aResetForgetsTheStillPicture() {
         var watch = PictureWatch(settings: .init(frozenAfter: 2000, blackAfter: 2000))
         _ = Self.feed(&watch, from: 0, count: 40) { _ in Self.still }
