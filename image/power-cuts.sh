@@ -1,4 +1,4 @@
-# Step 10 of image/test (sourced by it): power cuts. The disk is a qcow2 overlay on test.img, so what
+# Step 11 of image/test (sourced by it): power cuts. The disk is a qcow2 overlay on test.img, so what
 # the guest wrote survives QEMU's end as it would a real box's power cut. Each boot: the first
 # frame, the channel it resumed (the last one flipped to), the state file, the mounts and fsck's
 # words checked; then Page Up every 0.4 s (each flip saves the state) and QMP quit as the last

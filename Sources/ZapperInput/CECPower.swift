@@ -14,11 +14,16 @@ public struct CECPower: TVPower {
     static let tv: UInt8 = 0
     static let broadcast: UInt8 = 0xF
 
-    let devices: [String]
+    let given: [String]?
 
-    /// The adapters of this box (none: every call fails, saying so).
+    /// The adapters of this box: those given, else every `/dev/cecN` there is at each message (an
+    /// adapter plugged in after the start counts; none: every call fails, saying so).
     public init(devices: [String]? = nil) {
-        self.devices = devices ?? ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
+        given = devices
+    }
+
+    var devices: [String] {
+        given ?? ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
             .filter { $0.hasPrefix("cec") }.sorted().map { "/dev/" + $0 }
     }
 
@@ -35,9 +40,12 @@ public struct CECPower: TVPower {
         }
     }
 
+    /// Runs `body` on each adapter of the box. An adapter at physical address 0.0.0.0 is a TV's
+    /// own (an HDMI input, as on a PC with a capture card or vivid's emulated TV): the box does
+    /// not talk to the TV through it.
     private func each(_ body: (Int32) throws -> Void) throws {
-        guard !devices.isEmpty else { throw InputError("no HDMI-CEC adapter (/dev/cec*)", code: ENODEV) }
         var failure: (any Error)?
+        var used = 0
         for device in devices {
             let fd = open(device, O_RDWR | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else {
@@ -45,9 +53,12 @@ public struct CECPower: TVPower {
                 continue
             }
             defer { close(fd) }
+            guard zapper_cec_physical_address(fd) != 0 else { continue }
+            used += 1
             do { try body(fd) } catch { failure = error }
         }
         if let failure { throw failure }
+        guard used > 0 else { throw InputError("no HDMI-CEC adapter of a source device (/dev/cec*)", code: ENODEV) }
     }
 
     private func send(_ fd: Int32, to: UInt8, _ opcode: UInt8, _ operands: [UInt8]) throws {
