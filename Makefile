@@ -11,13 +11,14 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev libqrencode-dev
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for
 # the metrics tests (promtool check metrics, and a real server scraping zapper); a Mosquitto
-# broker and its clients for the MQTT tests; Chromium and its WebDriver for the phone's remote page.
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients chromium chromium-driver
+# broker and its clients for the MQTT tests; Chromium and its WebDriver for the phone's remote page;
+# zbarimg (zbar-tools) reads the QR code the panel's Phone tab shows.
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients chromium chromium-driver zbar-tools
 
 # Only `make bench` needs these (mpv is the peer zapper is measured against).
 BENCH_PACKAGES := mpv

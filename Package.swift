@@ -47,6 +47,7 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // glibc's malloc.h (arena limit), which Swift's Glibc module leaves out.
         .systemLibrary(name: "CMalloc"),
@@ -59,7 +60,7 @@ let package = Package(
         .target(name: "ZapperDisplay", dependencies: ["CDRM", "ZapperCore"]),
         .target(name: "ZapperInput", dependencies: ["CInput", "ZapperCore"]),
         .target(name: "ZapperAudio", dependencies: ["CALSA", "ZapperCore"]),
-        .target(name: "ZapperUI", dependencies: ["CCairo", "ZapperCore"], swiftSettings: optimisedInDebug),
+        .target(name: "ZapperUI", dependencies: ["CCairo", "CQREncode", "ZapperCore"], swiftSettings: optimisedInDebug),
         // A window on a desktop (SDL2) as the display, its keyboard as an input.
         .target(name: "ZapperWindow", dependencies: ["CSDL2", "ZapperCore"]),
 
@@ -150,7 +151,7 @@ let package = Package(
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),
-        .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI"], exclude: ["Goldens"]),
+        .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI", "TestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),

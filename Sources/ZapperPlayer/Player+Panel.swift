@@ -74,7 +74,7 @@ extension Player {
         case .guide:
             openGuide(now: now)
             return
-        case .info:
+        case .info, .phone:
             break
         }
         refreshPanelChoices()
@@ -93,8 +93,19 @@ extension Player {
             page = .choices(PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) })
         case .guide:
             page = .choices([PanelChoice(label: Self.openGuideLabel, isCurrent: false)])
+        case .phone:
+            page = .phone(currentPhoneInvite())
         }
-        return PanelContent(selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
+        return PanelContent(tabs: panel.tabs, selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
+    }
+
+    /// The Phone tab's link, asked for again when 5 s old (the box's address may have changed).
+    private func currentPhoneInvite() -> PanelPhoneInvite {
+        let now = Int(clock.monotonic * 1000)
+        if let phoneInvite, now - phoneInvite.asked < 5000 { return phoneInvite.invite }
+        let invite = ports.phoneInvite?() ?? PanelPhoneInvite(link: nil, address: "", problem: "The HTTP API is off.")
+        phoneInvite = (now, invite)
+        return invite
     }
 
     /// The lineup grouped by `group-title` (groups in the order they first appear), each

@@ -83,7 +83,9 @@ public final class Player {
     let guide: GuideStore?
     var overlay = OverlayModel()
     /// The swipe-up panel's focus, and the channel list's order (grouped).
-    var panel = PanelNavigator()
+    var panel: PanelNavigator
+    /// The Phone tab's link and when it was asked for (`clock.monotonic`): asked again after 5 s.
+    var phoneInvite: (asked: Int, invite: PanelPhoneInvite)?
     /// The channel list's order, built when first wanted after the favourites or recents changed
     /// (not on the frame loop at every tune: it walks the whole lineup).
     var panelOrder: [PanelEntry] {
@@ -170,6 +172,7 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
+        panel = PanelNavigator(tabs: ports.phoneInvite == nil ? PanelRow.standard : PanelRow.standard + [.phone])
         pictureWatch = options.pictureWatch.map { PictureWatch(settings: $0) }
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)

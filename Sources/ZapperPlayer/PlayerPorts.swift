@@ -22,11 +22,15 @@ public struct PlayerPorts {
     public var tvPower: (any TVPower)?
     /// Counts pictures and sound as they play, for metrics (nil: nobody counts).
     public var meter: (any PlaybackMeter)?
+    /// The link to the box's remote-control page for a phone, asked when the panel's Phone tab
+    /// shows (the box's address can change); nil: no HTTP API, no Phone tab.
+    public var phoneInvite: (@Sendable () -> PanelPhoneInvite)?
 
     public init(channels: any ChannelSource, screen: any Screen, logos: any ByteLoader, guide: (any GuideLoader)? = nil,
                 verifyPIN: @escaping @Sendable (String, String) -> Bool, stateStore: (any StateSaving)? = nil,
                 clock: any PlayerClock = SystemClock(), audioThread: Bool = true, tvPower: (any TVPower)? = nil,
-                meter: (any PlaybackMeter)? = nil) {
+                meter: (any PlaybackMeter)? = nil, phoneInvite: (@Sendable () -> PanelPhoneInvite)? = nil) {
+        self.phoneInvite = phoneInvite
         self.tvPower = tvPower
         self.channels = channels
         self.screen = screen

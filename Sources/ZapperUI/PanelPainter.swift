@@ -18,6 +18,8 @@ extension OverlayPainter {
             if let boxes = frame.info { programmeInfo(info, in: boxes) }
         case .choices(let choices):
             choiceList(choices, frame: frame, focusedRow: content.focusedRow)
+        case .phone(let invite):
+            if let boxes = frame.phone { phonePage(invite, in: boxes) }
         }
         if let above = frame.moreAbove { chevron(in: above, up: true, OverlayStyle.labelText) }
         if let below = frame.moreBelow { chevron(in: below, up: false, OverlayStyle.labelText) }

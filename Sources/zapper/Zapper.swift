@@ -226,6 +226,8 @@ struct Zapper: ParsableCommand {
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
         let metrics = settings.metricsListen.map { _ in PlayerMetrics() }
+        let phone = settings.metricsListen.flatMap { listen in settings.apiToken.map { PhoneInvite(listen: listen, token: $0) } }
+        let phoneInvite: (@Sendable () -> PanelPhoneInvite)? = phone.map { phone in { @Sendable in phone.invite() } }
         let fleet: FleetLink?
         do {
             // Logos are kept in the state directory too, for a box that starts offline.
@@ -235,7 +237,8 @@ struct Zapper: ParsableCommand {
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
                                         sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
-                                    tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics)
+                                    tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics,
+                                    phoneInvite: phoneInvite)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
             fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
@@ -250,6 +253,7 @@ struct Zapper: ParsableCommand {
         let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken,
                                                                 launched: launched, channels: parsed.channels.filter { !options.hiddenFromPanel.contains($0.number) }) }
         defer { metricsServer?.shutdown() }
+        if let metricsServer { phone?.bound.withLock { $0 = metricsServer.port } }
         unblockStopSignals()
         Player.stopOnSignals()
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)

@@ -27,8 +27,8 @@ extension ZapperPlaybackTests {
     func metricsPort(of zapper: LaunchedZapper) async -> Int? {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            // "zapper: metrics: http://127.0.0.1:PORT/metrics"
-            if let port = zapper.stderrSoFar.split(separator: "\n").first(where: { $0.contains("metrics: http://127.0.0.1:") })
+            // "zapper: metrics: http://127.0.0.1:PORT/metrics" (or 0.0.0.0)
+            if let port = zapper.stderrSoFar.split(separator: "\n").first(where: { $0.contains("metrics: http://") })
                 .flatMap({ $0.split(separator: ":").last?.split(separator: "/").first }).flatMap({ Int($0) }) {
                 return port
             }

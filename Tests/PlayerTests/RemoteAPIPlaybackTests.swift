@@ -42,4 +42,35 @@ extension ZapperPlaybackTests {
         await zapper.kill()
         #expect(zapper.stderrSoFar.contains("api: GET /status refused: no or a wrong bearer token"))
     }
+
+    /// The panel's Phone tab hands the token over in a QR code: zbarimg reads the snapshot's code
+    /// as the page's link on the box's own address, and its token opens the API. (The API is
+    /// asked over loopback, which a wildcard listener takes too: no traffic to another address.)
+    @Test func thePanelsPhoneTabShowsACodeWhoseLinkOpensTheAPI() async throws {
+        let token = "hotel-room+412-b7c9e"
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-phone-\(UUID().uuidString).toml")
+        try "[metrics]\nlisten = \"0.0.0.0:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let rights = String(repeating: "press KEY_RIGHT\nwait 150\n", count: PanelRow.standard.count)
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "1280x720"],
+                                              script: "wait-event first-frame 20000\npress KEY_UP\nwait-event panel-opened 5000\n"
+                                                  + rights + "wait 1000\nsnapshot $DIR/phone.png\nwait 60000\nquit\n")
+        let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
+        #expect(await zapper.waitFor(.snapshot, seconds: 60), "\(zapper.stderrSoFar)")
+        let read = try QRReader.scan(zapper.directory.appendingPathComponent("phone.png"))
+        // This machine's own addresses decide what the tab can offer a phone.
+        let own = Host.current().addresses.filter { !$0.contains(":") && !$0.hasPrefix("127.") && !$0.hasPrefix("169.254.") }
+        guard !own.isEmpty else {
+            #expect(read.status == 4, "no network address: no code (\(read.text))")
+            await zapper.kill()
+            return
+        }
+        let host = read.text.dropFirst("http://".count).split(separator: ":").first.map(String.init) ?? ""
+        #expect(own.contains(host) && read.text == "http://\(host):\(port)/remote#token=hotel-room%2B412-b7c9e",
+                "zbarimg: \(read.status) \(read.text); this machine: \(own)")
+        let fragment = try #require(read.text.split(separator: "#token=").last.flatMap { String($0).removingPercentEncoding })
+        let status = try RawHTTPConnection.fetch(port: port, "GET", "/status", headers: ["Authorization": "Bearer \(fragment)"])
+        #expect(status.status == 200, "\(status.text)")
+        await zapper.kill()
+    }
 }

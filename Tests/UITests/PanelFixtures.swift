@@ -69,6 +69,15 @@ enum PanelFixtures {
 
     static let hint = "Swipe up for more"
 
+    /// The Phone tab (a box with the HTTP API): the code for a phone's camera.
+    static let phoneLink = "http://192.168.1.20:9464/remote#token=s3cret%2Bkey-7f2c"
+    static let phone = PanelContent(tabs: PanelRow.standard + [.phone], selectedTab: .phone, page: .phone(
+        PanelPhoneInvite(link: phoneLink, address: "http://192.168.1.20:9464/remote")))
+    /// The API on loopback only: no code, the reason instead.
+    static let phoneLoopback = PanelContent(tabs: PanelRow.standard + [.phone], selectedTab: .phone, page: .phone(
+        PanelPhoneInvite(link: nil, address: "http://127.0.0.1:9464/remote",
+                         problem: "The HTTP API listens on this box only. For a phone, set [metrics] listen to the box's network address or to 0.0.0.0.")))
+
     /// Every page, with its golden's name.
     static let pages: [(String, PanelContent)] = [
         ("channels", channels), ("info", info), ("audio", audio), ("subtitles", subtitles), ("picture", picture),

@@ -13,6 +13,8 @@ public struct PanelContent: Sendable, Equatable {
         case info(PanelProgrammeInfo)
         /// Audio renditions, "Off" plus subtitle renditions, or the picture modes.
         case choices([PanelChoice])
+        /// The code a phone's camera reads to open the box's remote-control page.
+        case phone(PanelPhoneInvite)
     }
 
     public var tabs: [PanelRow]
@@ -23,7 +25,7 @@ public struct PanelContent: Sendable, Equatable {
     public var focusedItem: Int?
     public var page: Page
 
-    public init(tabs: [PanelRow] = PanelRow.allCases, selectedTab: PanelRow, focusedItem: Int? = nil, page: Page) {
+    public init(tabs: [PanelRow] = PanelRow.standard, selectedTab: PanelRow, focusedItem: Int? = nil, page: Page) {
         self.tabs = tabs
         self.selectedTab = selectedTab
         self.focusedItem = focusedItem
@@ -36,7 +38,7 @@ extension PanelContent.Page {
     public var itemCount: Int {
         switch self {
         case .channels(let rows): rows.reduce(0) { $0 + ($1.channel == nil ? 0 : 1) }
-        case .info: 0
+        case .info, .phone: 0
         case .choices(let choices): choices.count
         }
     }
@@ -45,7 +47,7 @@ extension PanelContent.Page {
     public var rowCount: Int {
         switch self {
         case .channels(let rows): rows.count
-        case .info: 0
+        case .info, .phone: 0
         case .choices(let choices): choices.count
         }
     }
@@ -61,7 +63,7 @@ extension PanelContent.Page {
                 if seen == item { return index }
             }
             return nil
-        case .info: return nil
+        case .info, .phone: return nil
         case .choices(let choices): return item < choices.count ? item : nil
         }
     }
@@ -71,7 +73,7 @@ extension PanelContent.Page {
     public var restingRow: Int {
         switch self {
         case .channels(let rows): rows.firstIndex { $0.channel?.isPlaying == true } ?? 0
-        case .info: 0
+        case .info, .phone: 0
         case .choices(let choices): choices.firstIndex { $0.isCurrent } ?? 0
         }
     }
@@ -106,6 +108,22 @@ public struct PanelChannelLine: Sendable, Equatable {
         self.channel = channel
         self.now = now
         self.isPlaying = isPlaying
+    }
+}
+
+/// The Phone page: the link to the box's remote-control page, token and all (what the code
+/// holds), and the address in words; or why a phone cannot reach it.
+public struct PanelPhoneInvite: Sendable, Equatable {
+    /// nil: there is no link a phone could open (`problem` says why).
+    public var link: String?
+    /// The address a person reads: the page's URL without its token.
+    public var address: String
+    public var problem: String?
+
+    public init(link: String?, address: String, problem: String? = nil) {
+        self.link = link
+        self.address = address
+        self.problem = problem
     }
 }
 

@@ -39,6 +39,7 @@ extension OverlayLayout {
         public var moreAbove: Rect?
         public var moreBelow: Rect?
         public var info: PanelInfo?
+        public var phone: PanelPhone?
         /// The outline around the focused tab or row; nil when the focused row is not shown.
         public var focusRing: Rect?
         public var ringRadius: Double
@@ -57,6 +58,16 @@ extension OverlayLayout {
         public var progressBar: Rect
     }
 
+    public struct PanelPhone: Sendable, Equatable {
+        /// "Use your phone as a remote", what to do, the address, the note; left of the code.
+        public var title: Rect
+        public var line: Rect
+        public var address: Rect
+        public var note: Rect
+        /// The code's square (its light margin included), at the page's right end.
+        public var code: Rect
+    }
+
     /// The panel for `content`, settled at the bottom of the safe area; while
     /// it appears it rises from below the bottom edge of the screen.
     public func panel(_ content: PanelContent, appearance: Double = 1) -> Panel {
@@ -66,7 +77,7 @@ extension OverlayLayout {
         let shown: Int
         let pageHeight: Double
         switch content.page {
-        case .info:
+        case .info, .phone:
             shown = 0
             pageHeight = M.infoHeight
         case .channels, .choices:
@@ -116,6 +127,15 @@ extension OverlayLayout {
                              progressBar: inside(page, bar.time + bar.gap, 296, pageWidth - bar.time - bar.gap, 8))
         }
 
+        var phone: PanelPhone?
+        if case .phone = content.page {
+            let code = M.infoHeight - 10
+            let text = pageWidth - code - 40
+            phone = PanelPhone(title: inside(page, 0, 16, text, 62), line: inside(page, 0, 96, text, 40),
+                               address: inside(page, 0, 150, text, 40), note: inside(page, 0, 214, text, 96),
+                               code: inside(page, pageWidth - code, 5, code, code))
+        }
+
         let ringOutset = units(M.ringOutset)
         var focused: Rect?
         if content.focusedItem != nil {
@@ -125,7 +145,7 @@ extension OverlayLayout {
             focused = tabs[tab]
         }
         return Panel(panel: panel, cornerRadius: units(M.cornerRadius), tabs: tabs, divider: divider, page: page,
-                     rows: rows, firstRow: firstRow, moreAbove: moreAbove, moreBelow: moreBelow, info: info,
+                     rows: rows, firstRow: firstRow, moreAbove: moreAbove, moreBelow: moreBelow, info: info, phone: phone,
                      focusRing: focused?.insetBy(dx: -ringOutset, dy: -ringOutset),
                      ringRadius: units(14) + ringOutset)
     }

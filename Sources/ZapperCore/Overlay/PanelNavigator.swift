@@ -3,10 +3,10 @@
 /// items are and how they are drawn is the panel content's business.
 ///
 /// Layout: the panel rises from the bottom of the screen. Its lowest line is
-/// the tab strip, one tab per `PanelRow` in `PanelRow.allCases` order
-/// (Channels first). Above the tabs, the selected tab's items are listed
+/// the tab strip, one tab per `PanelRow` in `tabs` (`PanelRow.standard`, and Phone after them
+/// with the HTTP API; Channels first). Above the tabs, the selected tab's items are listed
 /// top to bottom, index 0 at the top: channels, audio renditions, "Off" then
-/// the subtitle renditions, fit/fill/zoom, "Open the guide". Info has no items (it only shows).
+/// the subtitle renditions, fit/fill/zoom, "Open the guide". Info and Phone have no items (they only show).
 ///
 /// - Opening puts focus on the tab strip, at the tab used last (Channels the
 ///   first time).
@@ -37,6 +37,8 @@ public struct PanelNavigator: Sendable, Equatable {
         case unhandled
     }
 
+    /// The tabs, left to right.
+    public let tabs: [PanelRow]
     public private(set) var isOpen = false
     /// The selected tab.
     public private(set) var row: PanelRow = .channels
@@ -48,7 +50,9 @@ public struct PanelNavigator: Sendable, Equatable {
 
     /// `itemCounts`: the items each row lists; `selected`: each row's current
     /// choice (the playing channel's index, the audio in use…).
-    public init(itemCounts: [PanelRow: Int] = [:], selected: [PanelRow: Int] = [:]) {
+    public init(tabs: [PanelRow] = PanelRow.standard, itemCounts: [PanelRow: Int] = [:], selected: [PanelRow: Int] = [:]) {
+        self.tabs = tabs.isEmpty ? PanelRow.standard : tabs
+        row = self.tabs[0]
         self.itemCounts = itemCounts
         self.selected = selected
     }
@@ -134,9 +138,8 @@ public struct PanelNavigator: Sendable, Equatable {
     }
 
     private mutating func changeTab(by step: Int) -> Outcome {
-        let rows = PanelRow.allCases
-        guard let index = rows.firstIndex(of: row), rows.indices.contains(index + step) else { return .none }
-        row = rows[index + step]
+        guard let index = tabs.firstIndex(of: row), tabs.indices.contains(index + step) else { return .none }
+        row = tabs[index + step]
         if focusedItem != nil { focusedItem = entryItem() }
         return .moved
     }

@@ -3,6 +3,12 @@ public enum PanelRow: String, CaseIterable, Sendable, Codable {
     case channels, info, audio, subtitles, picture
     /// One item: the full-screen guide.
     case guide
+    /// No items: a code for a phone's camera that opens the box's remote-control page (only
+    /// when the HTTP API is on).
+    case phone
+
+    /// The tabs of a box without the HTTP API.
+    public static let standard: [PanelRow] = allCases.filter { $0 != .phone }
 
     /// The row's heading on screen.
     public var title: String {
@@ -13,6 +19,7 @@ public enum PanelRow: String, CaseIterable, Sendable, Codable {
         case .subtitles: "Subtitles"
         case .picture: "Picture"
         case .guide: "Guide"
+        case .phone: "Phone"
         }
     }
 }

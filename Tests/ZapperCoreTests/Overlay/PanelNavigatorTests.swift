@@ -27,12 +27,25 @@ import Testing
         var panel = navigator()
         panel.open(now: 0)
         #expect(panel.handle(.left, now: 0) == .none)
-        for expected in PanelRow.allCases.dropFirst() {
+        for expected in PanelRow.standard.dropFirst() {
             #expect(panel.handle(.right, now: 0) == .moved)
             #expect(panel.row == expected)
         }
         #expect(panel.handle(.right, now: 0) == .none)
         #expect(panel.row == .guide)
+    }
+
+    /// With the HTTP API, Phone is the last tab: it only shows (Up and OK do nothing there).
+    @Test func thePhoneTabComesLastWhenItIsThere() {
+        var panel = PanelNavigator(tabs: PanelRow.standard + [.phone], itemCounts: [.channels: 3, .guide: 1])
+        #expect(panel.tabs.last == .phone && !PanelRow.standard.contains(.phone))
+        panel.open(now: 0)
+        for _ in PanelRow.standard { _ = panel.handle(.right, now: 0) }
+        #expect(panel.row == .phone)
+        #expect(panel.handle(.right, now: 0) == .none)
+        #expect(panel.handle(.up, now: 0) == .none && panel.handle(.ok, now: 0) == .none)
+        #expect(panel.focusedItem == nil)
+        #expect(panel.handle(.left, now: 0) == .moved && panel.row == .guide)
     }
 
     @Test func upEntersTheItemsAtTheCurrentChoice() {
@@ -194,7 +207,7 @@ import Testing
         let presses = Gen.int(in: 0...(Self.actions.count - 1)).array(of: 0...60)
         await propertyCheck(count: 400, input: counts, presses, Gen.int(in: -1...7)) { counts, presses, choice in
             let rows = PanelRow.allCases
-            var panel = PanelNavigator(itemCounts: Dictionary(uniqueKeysWithValues: zip(rows, counts)),
+            var panel = PanelNavigator(tabs: rows, itemCounts: Dictionary(uniqueKeysWithValues: zip(rows, counts)),
                                        selected: Dictionary(uniqueKeysWithValues: rows.map { ($0, choice) }))
             panel.open(now: 0)
             for (time, press) in presses.enumerated() {
