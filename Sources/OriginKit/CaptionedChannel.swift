@@ -1,14 +1,15 @@
 import Foundation
 
 /// The demo channel with closed captions: its video is made by
-/// `zapper-caption-encode` (libx264 writing CEA-608 CC1 into the H.264 SEI,
-/// one file per variant), and ffmpeg then muxes that video, copied, with the
-/// channel's tones into the HLS variants as for every other channel.
-/// Each caption of the script gets an equal slot of the loop: loaded in its
+/// `zapper-caption-encode` (libx264 writing CEA-608 CC1, and CEA-708 service 1
+/// when the channel has a SERVICE1 track, into the H.264 SEI, one file per
+/// variant), and ffmpeg then muxes that video, copied, with the channel's tones
+/// into the HLS variants as for every other channel.
+/// Each caption of a script gets an equal slot of the loop: loaded in its
 /// first 1.5 s, shown until half a second before the slot ends.
 enum CaptionedChannel {
     /// Bumped whenever zapper-caption-encode's output would change (its channel is encoded again).
-    static let version = "zapper-caption-encode-1"
+    static let version = "zapper-caption-encode-2"
     static let leadSeconds = 1.5
     static let gapSeconds = 0.5
     /// Byte pairs that fit in the lead at 30 pictures a second (one pair a picture), with room to spare.
@@ -30,12 +31,17 @@ enum CaptionedChannel {
 
     /// Why the channel's captions cannot be made, or nil.
     static func problem(_ channel: DemoChannel, loopSeconds: Int) -> String? {
-        guard let track = channel.captions?.first else { return nil }
-        guard channel.captionTracks.count == 1, track.instream == "CC1" else { return "captions: one track, CC1, is all the encoder writes" }
-        guard !track.script.isEmpty, Double(loopSeconds) / Double(track.script.count) >= leadSeconds + gapSeconds + 1 else {
-            return "captions: the script needs one to \(Int(Double(loopSeconds) / (leadSeconds + gapSeconds + 1))) captions"
+        let tracks = channel.captionTracks
+        guard !tracks.isEmpty else { return nil }
+        guard tracks.first?.instream == "CC1", tracks.count <= 2, tracks.dropFirst().allSatisfy({ $0.instream == "SERVICE1" }) else {
+            return "captions: CC1, then SERVICE1 if any, is all the encoder writes"
         }
-        for lines in track.script {
+        for track in tracks {
+            guard !track.script.isEmpty, Double(loopSeconds) / Double(track.script.count) >= leadSeconds + gapSeconds + 1 else {
+                return "captions: a script needs one to \(Int(Double(loopSeconds) / (leadSeconds + gapSeconds + 1))) captions"
+            }
+        }
+        for lines in tracks.flatMap(\.script) {
             guard (1...4).contains(lines.count), lines.allSatisfy({ (1...32).contains($0.count) && $0.allSatisfy(\.isASCII) }) else {
                 return "captions: \(lines) must be one to four rows of 1 to 32 plain characters"
             }
@@ -63,6 +69,8 @@ enum CaptionedChannel {
         var gop: Int
         var variants: [Variant]
         var captions: [Cue]
+        /// CEA-708 service 1's.
+        var services: [Cue]
     }
 
     static func job(_ channel: DemoChannel, loopSeconds: Int, segmentSeconds: Int) -> Job {
@@ -71,7 +79,8 @@ enum CaptionedChannel {
                    frameRate: EncodeRecipe.frameRate, gop: EncodeRecipe.frameRate * segmentSeconds,
                    variants: VideoVariant.all.map { Job.Variant(name: $0.name, width: $0.width, height: $0.height,
                                                                 kbps: $0.videoKbps, level: $0.level) },
-                   captions: channel.captionTracks.first.map { cues($0, loopSeconds: loopSeconds) } ?? [])
+                   captions: channel.captionTracks.first.map { cues($0, loopSeconds: loopSeconds) } ?? [],
+                   services: channel.captionTracks.dropFirst().first.map { cues($0, loopSeconds: loopSeconds) } ?? [])
     }
 
     /// The encoder: `$ZAPPER_CAPTION_ENCODE`, else beside the running program (the build folder), else on the PATH.

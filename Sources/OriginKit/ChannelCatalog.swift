@@ -80,7 +80,7 @@ public struct DemoChannel: Codable, Sendable, Equatable {
     /// the default (EXT-X-MEDIA TYPE=AUDIO without a URI, see EncodeRecipe).
     public var audio: [AudioTrack]
     public var subtitles: [SubtitleTrack]?
-    /// CEA-608 captions in the video's SEI (`CaptionedChannel`): at most one track, CC1.
+    /// Captions in the video's SEI (`CaptionedChannel`): CC1 (CEA-608), then SERVICE1 (CEA-708) if any.
     public var captions: [CaptionTrack]?
     public var syncFlash: SyncFlash?
 

@@ -16,6 +16,7 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     private var firstSequence: Int64?
     private var pictureSequence: Int64?
     private var saw608 = false
+    private var saw708 = false
     static let keptDiscontinuities = 32
 
     init(audioLanguage: String?) {
@@ -38,26 +39,30 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     public var audioRenditions: [HLSRendition] { renditions(.audio) }
     public var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
 
-    /// The variant's closed captions as the master names them; CEA-608 only (libavcodec
-    /// has no 708 text decoder). A master that says nothing (no CLOSED-CAPTIONS, not NONE),
-    /// or a raw stream without one, gets CC1 once 608 data has been seen in the pictures.
+    /// The variant's closed captions as the master names them (CEA-608 CC1–CC4, CEA-708
+    /// services). A master that says nothing (no CLOSED-CAPTIONS, not NONE), or a raw stream
+    /// without one, gets CC1 and SERVICE1 once the pictures have been seen carrying their data.
     public var captionTracks: [CaptionTrack] {
         lock.withLock {
+            var seen: [CaptionTrack] = []
+            if saw608 { seen.append(CaptionTrack(channel: .cea608(1), name: "CC1")) }
+            if saw708 { seen.append(CaptionTrack(channel: .cea708(service: 1), name: "SERVICE1")) }
             // A raw MPEG-TS stream (no master) offers what its pictures carry.
-            guard let master else { return saw608 ? [CaptionTrack(channel: .cea608(1), name: "CC1")] : [] }
+            guard let master else { return seen }
             guard master.variants.indices.contains(variant) else { return [] }
             let chosen = master.variants[variant]
-            let named = master.captionTracks(for: chosen).filter { $0.channel.field608 != nil }
-            if named.isEmpty, chosen.closedCaptions == .unspecified, saw608 {
-                return [CaptionTrack(channel: .cea608(1), name: "CC1")]
-            }
+            let named = master.captionTracks(for: chosen)
+            if named.isEmpty, chosen.closedCaptions == .unspecified { return seen }
             return named
         }
     }
 
-    /// The decode thread: the pictures carry CEA-608 data.
-    func sawCaptions() {
-        lock.withLock { saw608 = true }
+    /// The decode thread: the pictures carry CEA-608 data, CEA-708 data, or both.
+    func sawCaptions(cea608: Bool, cea708: Bool) {
+        lock.withLock {
+            saw608 = saw608 || cea608
+            saw708 = saw708 || cea708
+        }
     }
 
     /// The audio asked for, and a number that changes with each new request.

@@ -56,13 +56,19 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = MQTTBroker.parse(verb)
             _ = MQTTTopics.boxID(fromHostName: verb)
         case .captions:
-            // The bytes as a picture's cc_data for each 608 channel, and as the caption decoder's ASS text.
+            // The bytes as a picture's cc_data for each 608 channel, and as the caption decoder's ASS text;
+            // as pictures of CEA-708 data for services 1 and 2 (in 60-byte pictures, and whole).
             for number in 1...4 {
                 var selector = CEA608Selector(number: number)
                 _ = selector.select(bytes)
                 _ = selector.select(Array(bytes.reversed()))
             }
             _ = CaptionText.lines(fromASS: text)
+            for service in 1...2 {
+                var decoder = CEA708Decoder(service: service)
+                for start in stride(from: 0, to: bytes.count, by: 60) { _ = decoder.decode(Array(bytes[start..<min(start + 60, bytes.count)])) }
+                _ = decoder.decode(bytes)
+            }
         }
     }
 

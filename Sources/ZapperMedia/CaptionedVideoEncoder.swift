@@ -2,7 +2,7 @@ import CFFmpeg
 import ZapperCore
 
 /// Encodes a picture of one colour (with a bar moving across its top half) with
-/// libx264, each picture carrying its CEA-608 captions as A/53 side data,
+/// libx264, each picture carrying its CEA-608 captions (and CEA-708 service 1's) as A/53 side data,
 /// which libx264 writes into the H.264 SEI (its `a53cc` option), and muxes it
 /// into an MPEG-TS file with libavformat: the video of the demo captions channel.
 public struct CaptionedVideoJob: Codable, Sendable, Equatable {
@@ -33,9 +33,12 @@ public struct CaptionedVideoJob: Codable, Sendable, Equatable {
     public var gop: Int
     public var variants: [Variant]
     public var captions: [CEA608PopOnWriter.Caption]
+    /// CEA-708 service 1's captions (nil or empty: no 708 data).
+    public var services: [CEA708PopOnWriter.Caption]?
 
     public init(red: Int, green: Int, blue: Int, seconds: Int, frameRate: Int, gop: Int, variants: [Variant],
-                captions: [CEA608PopOnWriter.Caption]) {
+                captions: [CEA608PopOnWriter.Caption], services: [CEA708PopOnWriter.Caption]? = nil) {
+        self.services = services
         (self.red, self.green, self.blue) = (red, green, blue)
         self.seconds = seconds
         self.frameRate = frameRate
@@ -53,6 +56,7 @@ public enum CaptionedVideoEncoder {
         }
         let count = job.seconds * job.frameRate
         let pairs = try CEA608PopOnWriter.pairs(for: job.captions, frameRate: job.frameRate, count: count)
+        let service = try CEA708PopOnWriter.triplets(for: job.services ?? [], frameRate: job.frameRate, count: count)
         let output = try OutputFile(path: path, format: "mpegts")
         let encoder = try H264Encoder(variant: variant, frameRate: job.frameRate, gop: job.gop)
         let stream = try output.addStream(encoder)
@@ -62,7 +66,7 @@ public enum CaptionedVideoEncoder {
             drawBar(in: frame, at: index, of: count)
             frame.pointer.pointee.pts = Int64(index)
             if index % job.gop == 0 { frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_I }
-            let ccData = CEA608PopOnWriter.ccData(pairs[index])
+            let ccData = CEA608PopOnWriter.ccData(pairs[index]) + service[index]
             guard let side = av_frame_new_side_data(frame.pointer, AV_FRAME_DATA_A53_CC, ccData.count) else {
                 throw AVError(code: zapper_averror(ENOMEM), operation: "av_frame_new_side_data (A/53 captions)")
             }

@@ -94,9 +94,32 @@ import ZapperMedia
         #expect(try screens(asField2, channel: .cea608(3)).map(\.lines) == [["FIELD ONE"], []])
     }
 
-    /// 708 services are refused plainly: libavcodec 5.1 decodes no 708 text.
-    @Test func service708IsNotDecoded() {
+    /// 708 services are refused plainly by libavcodec's decoder (5.1 decodes no 708 text): ours
+    /// (`CEA708Decoder`) reads them.
+    @Test func service708IsNotDecodedByLibavcodec() {
         #expect(throws: AVError.self) { try CaptionDecoder(.cea708(service: 1)) }
+    }
+
+    /// CEA-708 pop-on as the demo channel writes it (beside 608 in the same cc_data), read back
+    /// by our service decoder: each caption at its start, gone at its end; 608 still reads alone.
+    @Test func service1PopOnShowsAtItsStartBesideCC1() throws {
+        let cc1 = [CEA608PopOnWriter.Caption(start: 1.5, end: 4.5, lines: ["CAPTIONS TEN SAYS HELLO"])]
+        let service1 = [CEA708PopOnWriter.Caption(start: 1.5, end: 4.5, lines: ["Service one says hello"]),
+                        CEA708PopOnWriter.Caption(start: 6.5, end: 9.5, lines: ["Window two pops on", "in two rows"]),
+                        CEA708PopOnWriter.Caption(start: 10, end: 12, lines: Array(repeating: String(repeating: "abcd", count: 8), count: 4))]
+        let pairs = try CEA608PopOnWriter.pairs(for: cc1, frameRate: 30, count: 390)
+        let triplets = try CEA708PopOnWriter.triplets(for: service1, frameRate: 30, count: 390)
+        #expect(triplets.allSatisfy { $0.count <= 3 * CEA708PopOnWriter.perPicture })
+        let ccData = zip(pairs, triplets).map { CEA608PopOnWriter.ccData($0) + $1 }
+        var decoder = CEA708Decoder(service: 1)
+        var found: [(frame: Int, lines: [String])] = []
+        for (index, data) in ccData.enumerated() {
+            if let lines = decoder.decode(data) { found.append((index, lines)) }
+        }
+        #expect(found.map(\.frame) == [45, 135, 195, 285, 300, 360], "\(found)")
+        #expect(found.map(\.lines) == [["Service one says hello"], [], ["Window two pops on", "in two rows"], [],
+                                       Array(repeating: String(repeating: "abcd", count: 8), count: 4), []])
+        #expect(try screens(ccData).map(\.lines) == [["CAPTIONS TEN SAYS HELLO"], []])
     }
 
     /// Pictures encoded by libx264 with A/53 side data come back out of the
@@ -104,7 +127,8 @@ import ZapperMedia
     @Test(.timeLimit(.minutes(5))) func captionsSurviveLibx264AndTheH264Decoder() throws {
         let job = CaptionedVideoJob(red: 46, green: 125, blue: 110, seconds: 4, frameRate: 30, gop: 60,
                                     variants: [.init(name: "240p", width: 426, height: 240, kbps: 400, level: 30)],
-                                    captions: [.init(start: 1.5, end: 3.5, lines: ["HELLO THROUGH X264"])])
+                                    captions: [.init(start: 1.5, end: 3.5, lines: ["HELLO THROUGH X264"])],
+                                    services: [.init(start: 1.5, end: 3.5, lines: ["Service 1 through x264"])])
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("captions-\(getpid()).ts").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try CaptionedVideoEncoder.encode(job, variant: job.variants[0], to: path)
@@ -121,5 +145,8 @@ import ZapperMedia
         let found = try screens(ccData)
         #expect(found.map(\.lines) == [["HELLO THROUGH X264"], []], "\(found)")
         #expect(found.map(\.frame) == [45, 105])
+        var service1 = CEA708Decoder(service: 1)
+        let shown = ccData.enumerated().compactMap { index, data in service1.decode(data).map { (index, $0) } }
+        #expect(shown.map(\.1) == [["Service 1 through x264"], []] && shown.map(\.0) == [45, 105], "\(shown)")
     }
 }

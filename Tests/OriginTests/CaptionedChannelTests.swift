@@ -39,19 +39,30 @@ import TestSupport
         #expect(problem { $0.script = [] } != nil)
         #expect(problem { $0.script = [["ÜBER"]] } != nil)
         #expect(problem { $0.script = [Array(repeating: String(repeating: "A", count: 32), count: 4)] } != nil, "too much to load in 1.5 s")
+        // CEA-708 service 1 goes after CC1, never alone or twice.
+        var service = good
+        service.instream = "SERVICE1"
+        channel.captions = [good, service]
+        #expect(CaptionedChannel.problem(channel, loopSeconds: 20) == nil)
+        channel.captions = [service]
+        #expect(CaptionedChannel.problem(channel, loopSeconds: 20) != nil)
+        channel.captions = [good, service, service]
+        #expect(CaptionedChannel.problem(channel, loopSeconds: 20) != nil)
     }
 }
 
 extension OriginOverHTTP {
-    /// The origin's captions channel: its master names CC1, and every variant's H.264 carries A/53 captions.
+    /// The origin's captions channel: its master names CC1 and SERVICE1, and every variant's H.264 carries A/53 captions.
     @Suite struct CaptionsOverHTTP {
         @Test func theMasterNamesCC1AndEveryVariantCarriesCaptions() throws {
             let origin = try OriginProcess.shared.get()
             let channel = try #require(try Repo.catalog().channels.first { !$0.captionTracks.isEmpty })
-            let track = try #require(channel.captions?.first)
             let master = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/master.m3u8").text
-            #expect(master.contains("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\",INSTREAM-ID=\"CC1\""),
-                    "\(master)")
+            #expect(channel.captionTracks.map(\.instream) == ["CC1", "SERVICE1"])
+            for track in channel.captionTracks {
+                #expect(master.contains("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\",INSTREAM-ID=\"\(track.instream)\""),
+                        "\(master)")
+            }
             let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
             #expect(variants.count == VideoVariant.all.count && variants.allSatisfy { $0.contains("CLOSED-CAPTIONS=\"cc\"") }, "\(master)")
             for variant in VideoVariant.all {

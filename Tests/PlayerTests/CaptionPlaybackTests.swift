@@ -4,19 +4,21 @@ import Testing
 import TestSupport
 import ZapperCore
 
-/// Closed captions end to end: the origin's channel 10 carries CEA-608 CC1 in
-/// its H.264 SEI (written by zapper-caption-encode through libx264); the real
-/// zapper decodes them with libavcodec and draws them like subtitles.
+/// Closed captions end to end: the origin's channel 10 carries CEA-608 CC1 and CEA-708
+/// service 1 (each with a script of its own) in its H.264 SEI (written by
+/// zapper-caption-encode through libx264); the real zapper decodes them (608 with
+/// libavcodec, 708 with its own decoder) and draws them like subtitles.
 @Suite(.timeLimit(.minutes(30)))
 struct CaptionPlaybackTests {
     let playback = ZapperPlaybackTests()
     static let channel = 10
 
-    /// The captions' script as the catalog has it: each caption's rows joined by "\n".
-    func script() throws -> [String] {
+    /// A caption track's script as the catalog has it (0: CC1, 1: SERVICE1): each caption's
+    /// rows joined by "\n", and the track's INSTREAM-ID.
+    func script(track index: Int = 0) throws -> (lines: [String], instream: String) {
         let channel = try #require(try Repo.catalog().channel(number: Self.channel))
-        let track = try #require(channel.captions?.first)
-        return track.script.map { $0.joined(separator: "\n") }
+        let track = try #require(channel.captions.flatMap { $0.indices.contains(index) ? $0[index] : nil })
+        return (track.script.map { $0.joined(separator: "\n") }, track.instream)
     }
 
     /// Of the screen's bottom third in a 1280x720 snapshot, the share of pixels far from the channel's colour.
@@ -35,10 +37,14 @@ struct CaptionPlaybackTests {
         return Double(far) / Double(bytes.count / 3)
     }
 
-    /// The panel's Subtitles tab offers CC1 (the master's CLOSED-CAPTIONS) beside Off;
-    /// chosen, the captions' text comes as `subtitle` events, in the script's order, and is
-    /// drawn over the bottom of the picture, which is plain again between two captions.
-    @Test func choosingCC1ShowsTheChannelsCaptions() async throws {
+    /// The panel's Subtitles tab offers CC1 and SERVICE1 (the master's CLOSED-CAPTIONS)
+    /// beside Off; chosen, the track's text comes as `subtitle` events, in its script's order
+    /// (the other track's never), and is drawn over the bottom of the picture, which is plain
+    /// again between two captions.
+    @Test(arguments: [0, 1])
+    func choosingATrackShowsItsCaptions(track: Int) async throws {
+        let (lines, instream) = try script(track: track)
+        let downs = String(repeating: "press KEY_DOWN\n", count: track + 1)
         let run = try await LaunchedZapper(lineup: try playback.demoLineup(), arguments: ["--channel", "\(Self.channel)", "--size", "1280x720"],
                                            script: """
             wait-event first-frame 20000
@@ -49,8 +55,7 @@ struct CaptionPlaybackTests {
             press KEY_RIGHT
             press KEY_RIGHT
             press KEY_UP
-            press KEY_DOWN
-            press KEY_ENTER
+            \(downs)press KEY_ENTER
             press KEY_BACK
             press KEY_BACK
             wait-event subtitle 15000
@@ -62,9 +67,8 @@ struct CaptionPlaybackTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.subtitles).first?["language"] as? String == "CC1", "\(run.named(.subtitles))")
+        #expect(run.named(.subtitles).first?["language"] as? String == instream, "\(run.named(.subtitles))")
         let texts = run.named(.subtitle).compactMap { $0["text"] as? String }
-        let lines = try script()
         #expect(texts.count >= 2, "\(texts)")
         #expect(texts.allSatisfy(lines.contains), "captions \(texts), script \(lines)")
         // Consecutive captions follow the script's order (round the loop).
@@ -97,7 +101,7 @@ struct CaptionPlaybackTests {
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
         let texts = run.named(.subtitle).compactMap { $0["text"] as? String }
-        let lines = try script()
+        let lines = try script().lines
         #expect(texts.count == 1 && texts.allSatisfy(lines.contains), "\(texts)")
         // Nothing before the mute: six seconds of the loop always hold a caption's start.
         let muted = try #require(run.named(.volume).first { $0["muted"] as? Bool == true }?["t_ms"] as? Int)
