@@ -149,6 +149,9 @@ public struct TunerView: Sendable, Equatable {
 public struct TunerSettings: Sendable, Equatable {
     /// A tune without a first frame for this long has failed.
     public var watchdog = 10_000
+    /// A source of a channel with sources left to try that gives no first frame for this long
+    /// is given up for the next (a dead host often hangs rather than refuses); the last gets `watchdog`.
+    public var sourceWatchdog = 5_000
     /// A held key's target is tuned once it has stayed put this long.
     public var settleDelay = 300
     /// Number entry commits this long after the last digit.

@@ -31,14 +31,18 @@ import Testing
         #expect(tuner.handle(.flip(delta: -1, held: false), now: 3_000).contains(.startTune(channel: 2, serial: 4, reason: .previous, source: 1)))
     }
 
+    /// A source that hangs is given up after `sourceWatchdog` while sources are left; the last
+    /// has the whole watchdog.
     @Test func theWatchdogFailsASourceOverToo() {
         var tuner = Tuner(channels: [1, 2], start: 1, sources: [1: 2])
         _ = tuner.handle(.tick, now: 0)
-        let timeout = PlaybackFailure(.noPicture, "No picture after 10 s")
-        #expect(tuner.handle(.tick, now: 10_000) == [.loadFailed(channel: 1, serial: 1, failure: timeout),
-                                                     .sourceFailover(channel: 1, from: 0, to: 1, failure: timeout),
-                                                     .startTune(channel: 1, serial: 2, reason: .failover, source: 1)])
-        #expect(tuner.nextDeadline == 20_000, "the next source has a watchdog of its own")
+        #expect(tuner.nextDeadline == 5_000)
+        let timeout = PlaybackFailure(.noPicture, "No picture after 5 s")
+        #expect(tuner.handle(.tick, now: 5_000) == [.loadFailed(channel: 1, serial: 1, failure: timeout),
+                                                    .sourceFailover(channel: 1, from: 0, to: 1, failure: timeout),
+                                                    .startTune(channel: 1, serial: 2, reason: .failover, source: 1)])
+        #expect(tuner.nextDeadline == 15_000, "the last source has the whole watchdog")
+        #expect(tuner.handle(.tick, now: 15_000).first == .loadFailed(channel: 1, serial: 2, failure: PlaybackFailure(.noPicture, "No picture after 10 s")))
     }
 
     @Test func whenEverySourceFailsTheErrorCardAndRetriesStartFromTheRememberedSource() {

@@ -72,7 +72,7 @@ struct TunerChecker {
                 check(running[serial]?.channel == channel, "failure of \(serial) which is not running for \(channel)")
                 if case .failed(serial, _) = input {} else {
                     let start = running[serial]?.earliestStart ?? .max
-                    check(time >= start + tuner.settings.watchdog, "timeout of \(serial) before the watchdog")
+                    check(time >= start + min(tuner.settings.watchdog, tuner.settings.sourceWatchdog), "timeout of \(serial) before the watchdog")
                 }
                 end(serial)
             case let .sourceFailover(channel, from, to, _):
