@@ -102,8 +102,12 @@ extension Player {
     func rewarm(around number: Int) {
         guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return }
         let count = tuner.channels.count
-        let wanted = Set([tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]])
-            .subtracting([number]).subtracting(options.crashNotice?.quarantined ?? [])
+        let quarantined = options.crashNotice?.quarantined ?? []
+        let candidates = [tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]]
+            .filter { !quarantined.contains($0) }
+        let wanted = Set(WarmNeighbours.allowed(candidates, playing: number, limit: options.config.network.connectionsPerHost) {
+            channels[$0]?.playing(source: tuner.source(of: $0)).url.host?.lowercased()
+        })
         for (neighbour, playback) in warm where !wanted.contains(neighbour) {
             playback.stop(keepingSound: false)
             warm[neighbour] = nil

@@ -62,6 +62,9 @@ import ZapperCore
 /// # For lineups from sources you do not trust: nothing they list (streams, guide, logos, and
 /// # where those redirect) may reach a loopback, link-local or private address.
 /// block-private-addresses = false
+/// # A provider that allows this many connections at once (the playing channel and the warm
+/// # neighbours on its host count): fewer neighbours are kept warm. Leave it out: no limit.
+/// # connections-per-host = 1
 /// # The User-Agent of every request whose channel names none of its own (logos, the guide too).
 /// user-agent = "Zapper/<version>"
 /// # Certificate authorities (PEM) trusted for https besides the system's store.
@@ -214,7 +217,7 @@ public enum ConfigFile {
                 }
             }
             if let network = subtable(root, "network") {
-                check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file"])
+                check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file", "connections-per-host"])
                 config.network.blockPrivateAddresses = bool(network, "block-private-addresses", section: "network") ?? false
                 if let agent = string(network, "user-agent", section: "network") {
                     if agent.isEmpty {
@@ -227,6 +230,12 @@ public enum ConfigFile {
                 }
                 if let file = string(network, "ca-file", section: "network") {
                     if file.isEmpty { fail("ca-file", "network", "is empty") } else { config.network.caFile = file }
+                }
+                if let count = int(network, "connections-per-host", section: "network") {
+                    let range = ZapperConfig.Network.connectionsPerHostRange
+                    if range.contains(count) { config.network.connectionsPerHost = count } else {
+                        fail("connections-per-host", "network", "must be \(range.lowerBound) to \(range.upperBound), not \(count)")
+                    }
                 }
             }
             readSound(root, into: &config)

@@ -75,6 +75,13 @@ import ZapperCore
             == "/etc/zapper/zapper.toml:2: signage.picture-frozen-seconds: must be 0 (off) or 2 to 86400 seconds, not 9223372036854775807")
     }
 
+    @Test func aConnectionLimitPerHostIsReadAndBoundsChecked() throws {
+        #expect(try ConfigFile.parse("", file: "z.toml").network.connectionsPerHost == nil)
+        #expect(try ConfigFile.parse("[network]\nconnections-per-host = 2\n", file: "z.toml").network.connectionsPerHost == 2)
+        #expect(problems("[network]\nconnections-per-host = 0\n")
+            == "/etc/zapper/zapper.toml:2: network.connections-per-host: must be 1 to 64, not 0")
+    }
+
     @Test func theUserAgentIsReadAndAHeaderThatCannotBeSentRefused() throws {
         let config = try ConfigFile.parse("[network]\nuser-agent = \"Hotel-Box/7 (lobby)\"\n", file: "z.toml")
         #expect(config.network.userAgent == "Hotel-Box/7 (lobby)")

@@ -45,6 +45,10 @@ public struct ZapperConfig: Sendable, Equatable {
         /// A PEM file of certificate authorities trusted for https besides the system's
         /// (a provider's or a hotel network's private CA).
         public var caFile: String?
+        /// The most connections kept open to one host at once (the playing channel and warm
+        /// neighbours), for providers that allow one or two per account; nil: no limit.
+        public var connectionsPerHost: Int?
+        public static let connectionsPerHostRange = 1...64
         public init(blockPrivateAddresses: Bool = false, userAgent: String? = nil, caFile: String? = nil) {
             self.blockPrivateAddresses = blockPrivateAddresses
             self.userAgent = userAgent

@@ -60,6 +60,25 @@ extension InProcess {
             #expect(harness.source.opened.filter { !$0.warm }.map(\.channel) == [2], "channel 3 was tuned cold: \(harness.source.opened)")
         }
 
+        /// A provider that allows two connections at once: the playing channel and the next one
+        /// (all the scripted channels share a host); with one, no neighbour is kept warm and a
+        /// flip is a cold tune that still plays.
+        @Test func aConnectionLimitPerHostKeepsFewerNeighboursWarm() throws {
+            let two = try PlayerHarness(Self.channels(), start: 2) { $0.config.network.connectionsPerHost = 2 }
+            two.run(until: .firstFrame)
+            two.run(milliseconds: 100)
+            #expect(two.source.opened.filter(\.warm).map(\.channel) == [3], "\(two.source.opened)")
+            let one = try PlayerHarness(Self.channels(), start: 2) { $0.config.network.connectionsPerHost = 1 }
+            one.run(until: .firstFrame)
+            one.run(milliseconds: 100)
+            #expect(one.source.opened.filter(\.warm).isEmpty, "\(one.source.opened)")
+            one.press("KEY_CHANNELUP")
+            #expect(one.run(until: .firstFrame, after: one.log.count) != nil)
+            #expect(one.events(.tune).last?["warm"] == .bool(false))
+            one.run(milliseconds: 100)
+            #expect(one.shows(Self.colours[2]))
+        }
+
         /// Holding CH+ flips on and on, faster the longer it is held, the card following;
         /// only the channel where it is released is tuned (besides the first press's own tune).
         @Test func holdingChannelUpFlipsOnAndTunesWhereItIsReleased() throws {
