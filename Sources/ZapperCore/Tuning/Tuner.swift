@@ -20,10 +20,9 @@
 ///   error card and is retried with backoff while it stays the target;
 ///   flipping on keeps working.
 /// - A channel with several sources (`sources`) is tuned from the one that worked
-///   last. When a loading tune fails (the engine, or the watchdog: `sourceWatchdog` while
-///   sources are left, the whole `watchdog` for the last) and sources are
-///   left untried, the next one is tuned at once (`sourceFailover`, then
-///   `startTune`): the card stays, saying which source it tries; no error card, no
+///   last. When a loading tune fails (the engine or the watchdog: `sourceWatchdog`
+///   but for the last source) and sources are left untried, the next one is tuned at
+///   once (`sourceFailover`, then `startTune`): the card stays, saying which source it tries; no error card, no
 ///   backoff. When every source has failed, the error card and retries as above,
 ///   each retry again from the source that worked last.
 /// - Timers that fell due before `now` fire first, in time order, as of their
@@ -277,17 +276,12 @@ public struct Tuner: Sendable {
         let serial = nextSerial
         nextSerial += 1
         if askedAt == nil { askedAt = now }
-        active = ActiveTune(serial: serial, channel: target, deadline: now + watchdog(tried: tried, of: target), source: source, tried: tried)
+        active = ActiveTune(serial: serial, channel: target, deadline: now + settings.watchdog(tried: tried, of: sourceCount(of: target)), source: source, tried: tried)
         if target != tuned {
             tunedStopped = tuned != nil
             showCard(&out)
         }
         out.append(.startTune(channel: target, serial: serial, reason: tried > 1 ? .failover : targetReason, source: source))
-    }
-
-    /// How long the `tried`th source of this attempt has for its first frame.
-    private func watchdog(tried: Int, of channel: Int) -> Int {
-        tried < sourceCount(of: channel) ? min(settings.sourceWatchdog, settings.watchdog) : settings.watchdog
     }
 
     private mutating func fail(_ tune: ActiveTune, _ failure: PlaybackFailure, result: InterstitialResult, now: Int,
@@ -341,7 +335,7 @@ public struct Tuner: Sendable {
             if let at = settleAt, at <= due { settleAt = nil }
             if let at = failure?.retryAt, at <= due { retryNow(now: at, &out) }
             if let tune = active, tune.deadline <= due {
-                let waited = watchdog(tried: tune.tried, of: tune.channel)
+                let waited = settings.watchdog(tried: tune.tried, of: sourceCount(of: tune.channel))
                 fail(tune, PlaybackFailure(.noPicture, "No picture after \(waited / 1000) s"), result: .timeout, now: due, &out)
             }
             if let at = missing?.until, at <= due { missing = nil }

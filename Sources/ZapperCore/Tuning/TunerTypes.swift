@@ -152,6 +152,11 @@ public struct TunerSettings: Sendable, Equatable {
     /// A source of a channel with sources left to try that gives no first frame for this long
     /// is given up for the next (a dead host often hangs rather than refuses); the last gets `watchdog`.
     public var sourceWatchdog = 5_000
+
+    /// How long the `tried`th source of an attempt, of `count`, has for its first frame.
+    func watchdog(tried: Int, of count: Int) -> Int {
+        tried < count ? min(sourceWatchdog, watchdog) : watchdog
+    }
     /// A held key's target is tuned once it has stayed put this long.
     public var settleDelay = 300
     /// Number entry commits this long after the last digit.
