@@ -73,7 +73,7 @@ public enum ChannelProbe {
             if check.kind == .unknown { check.kind = .hlsMedia }
             if check.codecs.isEmpty { check.codecs = picture.codecs }
         case .failure(let failure):
-            if failure.kind == .unsupported, check.kind == .unknown { check.kind = .other }
+            if case .unsupported = failure.kind, check.kind == .unknown { check.kind = .other }
             check.failure = failure.name
             check.reason = "\(failure.words): \(failure.detail)"
         }

@@ -70,7 +70,7 @@ public final class ChannelSession: SegmentSource {
             } catch {
                 if Task.isCancelled { return }
                 let failure = HTTPFailureKind.failure(error, url: url.absoluteString)
-                if failure.kind == .unsupported {
+                if case .unsupported = failure.kind {
                     report(.notAStream(failure))
                     return
                 }

@@ -38,8 +38,8 @@ extension HTTPFetcher {
         switch kind! {
         case .mpegTS:
             return .mpegTS(TSBody(url: opened.url, head: head, rest: rest))
-        case .neither(let reason):
-            throw Failure(url: opened.url.absoluteString, kind: .unsupported, reason: reason)
+        case .neither(let form, let reason):
+            throw Failure(url: opened.url.absoluteString, kind: .unsupported(form), reason: reason)
         case .hls:
             while let chunk = try await rest.next() {
                 guard head.count + chunk.readableBytes <= limit else {

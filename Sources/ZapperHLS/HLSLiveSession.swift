@@ -228,7 +228,7 @@ public final class HLSLiveSession: Sendable {
                 }
                 if let key = segment.key, !key.isPlayable {
                     let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""
-                    report(.segmentFailed(sequence: segment.sequence, failure: PlaybackFailure(.unsupported, "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt")))
+                    report(.segmentFailed(sequence: segment.sequence, failure: PlaybackFailure(.unsupported(.encryption), "encrypted with METHOD=\(key.method.name)\(format), which this client cannot decrypt")))
                     continue
                 }
                 while let hasRoom = room.withLock({ $0 }), !hasRoom() {

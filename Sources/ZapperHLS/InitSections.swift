@@ -42,7 +42,7 @@ final class InitSections: Sendable {
     private func decrypted(_ bytes: [UInt8], _ section: HLSInitSection) async throws(Failure) -> [UInt8] {
         guard let key = section.key else { return bytes }
         guard key.isPlayable, let keyURL = key.uri, let iv = key.iv else {
-            throw Failure(url: section.uri.absoluteString, kind: .unsupported, reason: "encrypted with METHOD=\(key.method.name), which this client cannot decrypt")
+            throw Failure(url: section.uri.absoluteString, kind: .unsupported(.encryption), reason: "encrypted with METHOD=\(key.method.name), which this client cannot decrypt")
         }
         do {
             var decryptor = try SegmentDecryptor(key: try await keys.key(keyURL), iv: iv)

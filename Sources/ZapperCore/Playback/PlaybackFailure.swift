@@ -24,8 +24,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case tooLarge
         /// Not what the format says: a playlist, key or section that does not parse or is out of bounds.
         case invalid
-        /// Well formed, but not something this player can play (a DRM key method, say).
-        case unsupported
+        /// Well formed, but not something this player can play, and which (a web page, a DRM key method).
+        case unsupported(UnsupportedForm)
         /// The demuxer or a decoder gave up on the bytes.
         case decode
         /// No picture came in time.
@@ -83,7 +83,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .refused: "The channel's address is not allowed"
         case .certificate(let problem): problem.words
         case .noSuchChannel(let number): "No channel \(number)"
-        case .truncated, .tooLarge, .invalid, .unsupported, .decode, .other: "The channel cannot be played"
+        case .unsupported(let form): form.words
+        case .truncated, .tooLarge, .invalid, .decode, .other: "The channel cannot be played"
         }
     }
 
@@ -107,6 +108,31 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .certificate(let problem): "certificate-\(problem.rawValue)"
         case .noSuchChannel: "no-such-channel"
         case .other: "other"
+        }
+    }
+}
+
+/// What a channel's address gave that this player does not play: each with the words a
+/// viewer (or whoever keeps the lineup) can act on.
+public enum UnsupportedForm: Sendable, Hashable {
+    /// A web page (`text/html`): a portal's link, not its stream.
+    case webPage
+    /// A DASH manifest (`.mpd`).
+    case dash
+    /// An answer with no body.
+    case empty
+    /// Bytes that are neither an HLS playlist nor MPEG-TS.
+    case notAStream
+    /// Segments, keys or sections encrypted with a method (a DRM system) this player cannot decrypt.
+    case encryption
+
+    public var words: String {
+        switch self {
+        case .webPage: "The channel's address is a web page, not a stream"
+        case .dash: "The channel is in a format this box does not play (DASH)"
+        case .empty: "The channel sent nothing"
+        case .notAStream: "The channel's address does not give a stream"
+        case .encryption: "The channel is locked with a system this box cannot unlock"
         }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 public enum StreamKind: Sendable, Equatable {
     case hls
     case mpegTS
-    case neither(reason: String)
+    case neither(UnsupportedForm, reason: String)
 
     /// Bytes enough to decide: every answer is decided by this many (or by its end); a
     /// playlist, a web page or a DASH manifest by its first line.
@@ -20,23 +20,23 @@ public enum StreamKind: Sendable, Equatable {
     public static func sniff(contentType: String?, head: [UInt8], ended: Bool) -> StreamKind? {
         let type = mediaType(contentType)
         if head.isEmpty {
-            return ended ? .neither(reason: "an empty answer (HTTP 200 with no body)") : nil
+            return ended ? .neither(.empty, reason: "an empty answer (HTTP 200 with no body)") : nil
         }
         let text = leadingText(head)
         if text.hasPrefix("#EXTM3U") { return .hls }
         if syncOffset(head) != nil { return .mpegTS }
         if type == "text/html" || text.hasPrefix("<!doctype html") || text.hasPrefix("<html") {
-            return .neither(reason: "the server sent a web page (text/html), not a stream")
+            return .neither(.webPage, reason: "the server sent a web page (text/html), not a stream")
         }
         if type == "application/dash+xml" || (text.hasPrefix("<") && text.contains("<mpd")) {
-            return .neither(reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play")
+            return .neither(.dash, reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play")
         }
         // Too few bytes to tell (a slow server may send a few at a time): wait for more, unless the body ended.
         if head.count < sniffBytes && !ended { return nil }
         if isHLS(type) { return .hls }  // the playlist parser says what is wrong with it
         let said = type.map { " (\($0))" } ?? ""
-        if isTS(type) { return .neither(reason: "the server said MPEG-TS\(said) but sent no MPEG-TS packets") }
-        return .neither(reason: "neither an HLS playlist nor an MPEG-TS stream\(said)")
+        if isTS(type) { return .neither(.notAStream, reason: "the server said MPEG-TS\(said) but sent no MPEG-TS packets") }
+        return .neither(.notAStream, reason: "neither an HLS playlist nor an MPEG-TS stream\(said)")
     }
 
     /// Where the first run of `syncRun` packets begins in `bytes` (within the first packet).

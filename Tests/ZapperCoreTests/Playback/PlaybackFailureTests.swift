@@ -20,6 +20,11 @@ struct PlaybackFailureTests {
         (.noSuchChannel(13), "No channel 13"),
         (.decode, "The channel cannot be played"),
         (.truncated, "The channel cannot be played"),
+        (.unsupported(.webPage), "The channel's address is a web page, not a stream"),
+        (.unsupported(.dash), "The channel is in a format this box does not play (DASH)"),
+        (.unsupported(.empty), "The channel sent nothing"),
+        (.unsupported(.notAStream), "The channel's address does not give a stream"),
+        (.unsupported(.encryption), "The channel is locked with a system this box cannot unlock"),
     ])
     func theCardSaysWhatTheKindMeans(kind: PlaybackFailure.Kind, words: String) {
         #expect(PlaybackFailure(kind, "technical detail").words == words)
@@ -31,6 +36,9 @@ struct PlaybackFailureTests {
         #expect(PlaybackFailure(.tooLarge, "x").name == "too-large")
         #expect(PlaybackFailure(.frozenPicture, "x").name == "frozen-picture")
         #expect(PlaybackFailure(.blackPicture, "x").name == "black-picture")
+        // One name for every form: the reason's words tell them apart.
+        #expect(PlaybackFailure(.unsupported(.dash), "x").name == "unsupported")
+        #expect(PlaybackFailure(.unsupported(.encryption), "x").name == "unsupported")
     }
 
     struct Typed: PlaybackFailureConvertible {

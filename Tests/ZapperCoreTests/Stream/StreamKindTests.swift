@@ -31,24 +31,24 @@ import Testing
         #expect(StreamKind.sniff(contentType: "text/plain", head: Array("#EXTM3U".utf8), ended: false) == .hls)
         // A body that ended is decided on what it has.
         #expect(StreamKind.sniff(contentType: "video/mp2t", head: ts(1), ended: true)
-            == .neither(reason: "the server said MPEG-TS (video/mp2t) but sent no MPEG-TS packets"))
+            == .neither(.notAStream, reason: "the server said MPEG-TS (video/mp2t) but sent no MPEG-TS packets"))
     }
 
     @Test func neitherSaysWhy() {
         let page = Array("<!DOCTYPE html><html><body>Login</body></html>".utf8)
         #expect(StreamKind.sniff(contentType: "text/html; charset=utf-8", head: page, ended: true)
-            == .neither(reason: "the server sent a web page (text/html), not a stream"))
+            == .neither(.webPage, reason: "the server sent a web page (text/html), not a stream"))
         #expect(StreamKind.sniff(contentType: "application/octet-stream", head: page, ended: false)
-            == .neither(reason: "the server sent a web page (text/html), not a stream"))
+            == .neither(.webPage, reason: "the server sent a web page (text/html), not a stream"))
         let mpd = Array("<?xml version=\"1.0\"?>\n<MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" type=\"dynamic\">".utf8)
         #expect(StreamKind.sniff(contentType: "application/xml", head: mpd, ended: false)
-            == .neither(reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play"))
+            == .neither(.dash, reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play"))
         #expect(StreamKind.sniff(contentType: "application/dash+xml", head: Array("<x/>".utf8), ended: true)
-            == .neither(reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play"))
+            == .neither(.dash, reason: "a DASH manifest (.mpd): only HLS and MPEG-TS play"))
         #expect(StreamKind.sniff(contentType: "video/mp2t", head: [], ended: true)
-            == .neither(reason: "an empty answer (HTTP 200 with no body)"))
+            == .neither(.empty, reason: "an empty answer (HTTP 200 with no body)"))
         #expect(StreamKind.sniff(contentType: "image/png", head: [0x89, 0x50, 0x4E, 0x47], ended: true)
-            == .neither(reason: "neither an HLS playlist nor an MPEG-TS stream (image/png)"))
+            == .neither(.notAStream, reason: "neither an HLS playlist nor an MPEG-TS stream (image/png)"))
     }
 
     @Test func anHLSTypeWithAnythingElseGoesToTheParser() {
