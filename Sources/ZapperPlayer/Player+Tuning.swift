@@ -14,7 +14,7 @@ extension Player {
                 guard let channel = channels[number] else { continue }
                 startTune(channel.playing(source: source), serial: serial, reason: reason)
             case let .sourceFailover(number, from, to, failure):
-                log.emit(.sourceFailover(channel: number, from: from + 1, to: to + 1, reason: failure.detail))
+                log.emit(.sourceFailover(channel: number, from: from + 1, to: to + 1, failure))
             case .cancelTune(let serial):
                 if playback?.serial == serial { stopPlayback() }
             case let .presented(number, _, zap):
@@ -87,10 +87,13 @@ extension Player {
     }
 
     /// The one road of a failure of tune `serial`, whoever found it (the engine, the
-    /// picture watch): logged once, then the tuner decides what it means.
+    /// picture watch): the tuner decides what it means, and it is logged once, as
+    /// `load-failed` (before the tuner's effects) unless the tuner hands the channel to its
+    /// next source (then `source-failover` says it: the channel has not failed).
     func fail(serial: Int, channel: Int, _ failure: PlaybackFailure, now: Int) {
-        logFailure(failure, channel: channel, serial: serial)
-        apply(tuner.handle(.failed(serial: serial, failure), now: now))
+        let effects = tuner.handle(.failed(serial: serial, failure), now: now)
+        if !effects.contains(where: \.isSourceFailover) { logFailure(failure, channel: channel, serial: serial) }
+        apply(effects)
     }
 
     private func logFailure(_ failure: PlaybackFailure, channel: Int, serial: Int) {

@@ -11,7 +11,7 @@ public enum PlayerEvent: Sendable, Equatable {
     case loadFailed(channel: Int, PlaybackFailure)
     case loadRecovered(channel: Int, gapMilliseconds: Int)
     /// Source `from` of `channel` failed while it loaded (`reason`); source `to` is tried now (both from 1).
-    case sourceFailover(channel: Int, from: Int, to: Int, reason: String)
+    case sourceFailover(channel: Int, from: Int, to: Int, PlaybackFailure)
     /// No new picture for `seconds`: the channel is tuned again.
     case stalled(channel: Int, seconds: Int)
     /// New pictures kept coming, the same for `seconds` (`PictureWatch`): the channel is tuned again.
@@ -131,8 +131,9 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .loadFailed(channel, failure), let .audioFailed(channel, failure):
             [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))]
         case let .loadRecovered(channel, gap): [("channel", .int(channel)), ("gap_ms", .int(gap))]
-        case let .sourceFailover(channel, from, to, reason):
-            [("channel", .int(channel)), ("from", .int(from)), ("to", .int(to)), ("reason", .string(reason))]
+        case let .sourceFailover(channel, from, to, failure):
+            [("channel", .int(channel)), ("from", .int(from)), ("to", .int(to)), ("reason", .string(failure.detail)),
+             ("kind", .string(failure.name))]
         case let .stalled(channel, seconds), let .frozen(channel, seconds), let .black(channel, seconds):
             [("channel", .int(channel)), ("seconds", .int(seconds))]
         case let .soundLost(reason): [("reason", .string(reason))]
@@ -180,7 +181,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
         case let .frozen(channel, seconds): "channel \(channel): the picture has not changed for \(seconds) s; tuning it again"
         case let .black(channel, seconds): "channel \(channel): the picture has been black for \(seconds) s; tuning it again"
-        case let .sourceFailover(channel, from, to, reason): "channel \(channel): source \(from) failed (\(reason)); trying source \(to)"
+        case let .sourceFailover(channel, from, to, failure): "channel \(channel): source \(from) failed (\(failure)); trying source \(to)"
         case let .soundLost(reason): "sound: none (\(reason)); pictures run on the system clock"
         case let .subtitlesFailed(channel, error, said) where said: "channel \(channel): subtitles: \(error)"
         case let .volume(level, muted): muted ? "sound muted" : "volume \(level)"

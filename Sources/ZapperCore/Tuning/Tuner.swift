@@ -287,9 +287,10 @@ public struct Tuner: Sendable {
     private mutating func fail(_ tune: ActiveTune, _ failure: PlaybackFailure, result: InterstitialResult, now: Int,
                                _ out: inout [TunerEffect]) {
         active = nil
-        out.append(.loadFailed(channel: tune.channel, serial: tune.serial, failure: failure))
         let count = sourceCount(of: tune.channel)
         if tune.tried < count {
+            // Not the channel's failure (`loadFailed`) while a source is left: that source's.
+            out.append(.cancelTune(serial: tune.serial))
             let next = (tune.source + 1) % count
             // The card comes over the channel's own stale picture too, saying which source it tries.
             showCard(&out)
@@ -297,6 +298,7 @@ public struct Tuner: Sendable {
             begin(source: next, tried: tune.tried + 1, now: now, &out)
             return
         }
+        out.append(.loadFailed(channel: tune.channel, serial: tune.serial, failure: failure))
         dismissInterstitial(result, &out)
         attempts += 1
         self.failure = (failure, now + settings.retryDelay(attempt: attempts))

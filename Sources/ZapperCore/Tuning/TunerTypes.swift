@@ -66,7 +66,8 @@ public enum TunerEffect: Sendable, Equatable {
     /// `LineupChannel.playing(source:)` counts), tagged `serial`; log a `tune` event.
     case startTune(channel: Int, serial: Int, reason: TuneReason, source: Int = 0)
     /// Source `from` of `channel` failed (`failure`) while it loaded; source `to` is tried
-    /// next, at once (the `startTune` follows). Log `source-failover`.
+    /// next, at once (the `startTune` follows; the failed tune's `cancelTune` came before).
+    /// Log `source-failover`, not `load-failed`: the channel has not failed.
     case sourceFailover(channel: Int, from: Int, to: Int, failure: PlaybackFailure)
     /// Drop the session `serial`: its completion will be ignored.
     case cancelTune(serial: Int)
@@ -74,12 +75,17 @@ public enum TunerEffect: Sendable, Equatable {
     /// after the press (or retry) that asked for it. Log `first-frame`.
     case presented(channel: Int, serial: Int, zapMilliseconds: Int)
     /// Tune `serial` completed with a failure (from the engine, or the watchdog's
-    /// timeout). Drop the session if it still runs; log `load-failed`.
+    /// timeout) and the channel has no source left to try in this attempt. Drop the
+    /// session if it still runs; log `load-failed`.
     case loadFailed(channel: Int, serial: Int, failure: PlaybackFailure)
     /// The loading card for `channel` appeared.
     case interstitialShown(channel: Int)
     /// The loading card for `channel` went away.
     case interstitialDismissed(channel: Int, result: InterstitialResult)
+
+    public var isSourceFailover: Bool {
+        if case .sourceFailover = self { true } else { false }
+    }
 }
 
 /// The card over the video: the target while it loads, or why it failed.

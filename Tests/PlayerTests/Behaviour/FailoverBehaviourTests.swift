@@ -28,7 +28,7 @@ extension InProcess {
             let harness = try PlayerHarness(Self.channels(), start: 2)
             let failover = try #require(harness.run(until: .sourceFailover))
             #expect(failover["channel"] == .int(2) && failover["from"] == .int(1) && failover["to"] == .int(2))
-            #expect(failover["reason"] == .string(Self.dead.detail))
+            #expect(failover["reason"] == .string(Self.dead.detail) && failover["kind"] == .string("http-503"))
             harness.run(milliseconds: 300)
             #expect(harness.player.tuner.view.card?.trying?.words == "Trying source 2 of 3")
             #expect(harness.events(.interstitialShown).count == 1, "one card for all the sources")
@@ -38,6 +38,8 @@ extension InProcess {
             #expect(harness.events(.tune).map { $0["reason"] } == [.string("start"), .string("failover"), .string("failover")])
             #expect(harness.source.opened.filter { !$0.warm }.map(\.url) == (0..<3).map { ChannelScript.url(channel: 2, source: $0) })
             #expect(harness.events(.interstitialDismissed).map { $0["result"] } == [.string("ok")])
+            // The channel did not fail: its sources did, and `source-failover` said so.
+            #expect(harness.events(.loadFailed).isEmpty)
             harness.run(milliseconds: 100)
             #expect(harness.shows(FlipBehaviourTests.colours[1]))
             #expect(harness.player.tuner.view.card == nil)
@@ -78,6 +80,8 @@ extension InProcess {
             let dismissed = try #require(harness.run(until: .interstitialDismissed))
             #expect(dismissed["result"] == .string("failed"))
             #expect(harness.events(.sourceFailover).count == 1)
+            // Only the last source's failure fails the channel.
+            #expect(harness.events(.loadFailed).map { $0["channel"] } == [.int(2)])
             guard case .error? = harness.player.tuner.view.card?.state else {
                 Issue.record("no error card: \(String(describing: harness.player.tuner.view.card))")
                 return

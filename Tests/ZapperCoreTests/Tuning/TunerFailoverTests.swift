@@ -14,7 +14,7 @@ import Testing
         #expect(tuner.view.card == TunerCard(channel: 2, state: .loading), "the first source: no line about sources")
 
         let failed = tuner.handle(.failed(serial: 1, dead), now: 300)
-        #expect(failed == [.loadFailed(channel: 2, serial: 1, failure: dead),
+        #expect(failed == [.cancelTune(serial: 1),
                            .sourceFailover(channel: 2, from: 0, to: 1, failure: dead),
                            .startTune(channel: 2, serial: 2, reason: .failover, source: 1)])
         #expect(tuner.view.card == TunerCard(channel: 2, state: .loading, trying: SourceTry(source: 2, count: 3)))
@@ -38,7 +38,7 @@ import Testing
         _ = tuner.handle(.tick, now: 0)
         #expect(tuner.nextDeadline == 5_000)
         let timeout = PlaybackFailure(.noPicture, "No picture after 5 s")
-        #expect(tuner.handle(.tick, now: 5_000) == [.loadFailed(channel: 1, serial: 1, failure: timeout),
+        #expect(tuner.handle(.tick, now: 5_000) == [.cancelTune(serial: 1),
                                                     .sourceFailover(channel: 1, from: 0, to: 1, failure: timeout),
                                                     .startTune(channel: 1, serial: 2, reason: .failover, source: 1)])
         #expect(tuner.nextDeadline == 15_000, "the last source has the whole watchdog")

@@ -61,6 +61,12 @@ struct TunerChecker {
                 if let shown = onScreen, shown.channel != channel { onScreen = (shown.channel, false) }
             case .cancelTune(let serial):
                 check(running[serial] != nil, "cancel of \(serial), which is not running")
+                // A source given up by the watchdog: not before its time.
+                let next = effects[(index + 1)...].first { if case .interstitialShown = $0 { false } else { true } }
+                if case .failed(serial, _) = input {} else if next?.isSourceFailover == true {
+                    let start = running[serial]?.earliestStart ?? .max
+                    check(time >= start + min(tuner.settings.watchdog, tuner.settings.sourceWatchdog), "timeout of \(serial) before the watchdog")
+                }
                 end(serial)
             case .presented(let channel, let serial, _):
                 check(input == .tuneSucceeded(serial: serial), "presented \(serial) on \(input)")
@@ -78,8 +84,13 @@ struct TunerChecker {
             case let .sourceFailover(channel, from, to, _):
                 let count = tuner.sourceCount(of: channel)
                 check(count > 1 && to == (from + 1) % count, "failover of \(channel) from \(from) to \(to) of \(count)")
-                check(effects[..<index].contains { if case .loadFailed(channel, _, _) = $0 { true } else { false } },
-                      "failover of \(channel) after \(effects[..<index])")
+                // The failed source's tune cancelled before it (its card between), and not failed: the channel has not.
+                if case .cancelTune(let serial)? = effects[..<index].last(where: { if case .interstitialShown = $0 { false } else { true } }) {
+                    check(!effects.contains { if case .loadFailed(_, serial, _) = $0 { true } else { false } },
+                          "failover of \(channel) beside the load-failed of \(serial): \(effects)")
+                } else {
+                    check(false, "failover of \(channel) after \(effects[..<index])")
+                }
                 check(openCard == channel, "failover of \(channel) without its card")
             case .interstitialShown(let channel):
                 check(openCard == nil, "card \(channel) shown over card \(String(describing: openCard))")
