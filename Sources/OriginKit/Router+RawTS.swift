@@ -13,9 +13,12 @@ extension OriginRouter {
     /// | `/shapes/raw/portal` | a web page (`text/html`) |
     /// | `/shapes/raw/live/manifest` | a DASH manifest (`application/dash+xml`) |
     /// | `/shapes/raw/empty` | 200 with an empty body |
+    /// | `/shapes/raw/play/clock-jumps` | channel `rawChannel` as `/play/a013`, but its clock jumps inside the connection, as a restarted encoder's does: an hour on every `rawJumpSegments` segments, and back again the next time (not in the shapes lineup) |
     public static let rawChannel = 5
     public static let rawDropChannel = 6
     public static let rawDropSeconds = 5.0
+    public static let rawJumpPath = "play/clock-jumps"
+    public static let rawJumpSegments: Int64 = 3
     public static let rawPaths = ["play/a013", "udp/239.0.0.6:1234", "portal", "live/manifest", "empty"]
 
     /// The lineup lines of the raw shapes, channel numbers from `first` on.
@@ -43,18 +46,19 @@ extension OriginRouter {
                 """
             return OriginReply(status: 200, contentType: "application/dash+xml", body: Data(mpd.utf8))
         case Self.rawPaths[4]: return OriginReply(status: 200, contentType: "video/mp2t", body: Data())
+        case Self.rawJumpPath: return liveTS(channel: Self.rawChannel, contentType: "video/mp2t", dropAfter: nil, jumpEvery: Self.rawJumpSegments)
         default: return .text(404, "no such raw shape: /shapes/raw/\(path.joined(separator: "/"))")
         }
     }
 
-    private func liveTS(channel number: Int, contentType: String, dropAfter: Double?) -> OriginReply {
+    private func liveTS(channel number: Int, contentType: String, dropAfter: Double?, jumpEvery: Int64? = nil) -> OriginReply {
         guard catalog.channel(number: number) != nil else { return .text(404, "no channel \(number)") }
         let rendition = EncodeRecipe.videoDirectory(VideoVariant.all[0])
         let library = self.library
         let now = clock()
         var reply = OriginReply(status: 200, contentType: contentType, body: Data())
         reply.stream = LiveTSStream(timeline: playlists.timeline, loopSeconds: catalog.loopSeconds, clock: clock,
-                                    endsAt: dropAfter.map { now + $0 }) { loopIndex in
+                                    endsAt: dropAfter.map { now + $0 }, jumpEvery: jumpEvery) { loopIndex in
             library.segment(channel: number, rendition: rendition, loopIndex: loopIndex)
         }
         return reply
@@ -63,7 +67,8 @@ extension OriginRouter {
 
 /// One connection's live MPEG-TS body: the newest complete segment at once (as a
 /// server sends what it has buffered), then each next one as the wall clock plays
-/// it, retimed so that the loop's restarts are invisible.
+/// it, retimed so that the loop's restarts are invisible (`jumpEvery`: but for an hour's
+/// jump of its clock every that many segments, on and back in turn).
 final class LiveTSStream: OriginStream {
     private struct State {
         var sequence: Int64
@@ -75,19 +80,23 @@ final class LiveTSStream: OriginStream {
     private let loopSeconds: Int
     private let clock: @Sendable () -> Double
     private let endsAt: Double?
+    private let jumpEvery: Int64?
     private let segment: @Sendable (Int) -> Data?
     private let firstLoop: Int64
+    private let firstSequence: Int64
     private let state: Mutex<State>
 
     init(timeline: LiveTimeline, loopSeconds: Int, clock: @escaping @Sendable () -> Double, endsAt: Double?,
-         segment: @escaping @Sendable (Int) -> Data?) {
+         jumpEvery: Int64? = nil, segment: @escaping @Sendable (Int) -> Data?) {
         self.timeline = timeline
         self.loopSeconds = loopSeconds
         self.clock = clock
         self.endsAt = endsAt
+        self.jumpEvery = jumpEvery
         self.segment = segment
         let first = timeline.liveEdge(at: clock())
         firstLoop = timeline.discontinuityNumber(of: first)
+        firstSequence = first
         state = Mutex(State(sequence: first))
     }
 
@@ -101,7 +110,8 @@ final class LiveTSStream: OriginStream {
                 if state.current == nil {
                     guard let data = segment(timeline.loopIndex(of: state.sequence)) else { return .end }
                     let loops = timeline.discontinuityNumber(of: state.sequence) - firstLoop
-                    state.current = state.retimer.retime(data, by: loops * Int64(loopSeconds) * 90_000)
+                    let jumped = jumpEvery.map { ((state.sequence - firstSequence) / max($0, 1)) % 2 == 1 } ?? false
+                    state.current = state.retimer.retime(data, by: loops * Int64(loopSeconds) * 90_000 + (jumped ? 3600 * 90_000 : 0))
                 }
                 let data = state.current!
                 let played = min(1, max(0, (now - Double(state.sequence) * seconds) / seconds))

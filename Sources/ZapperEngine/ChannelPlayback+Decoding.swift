@@ -26,11 +26,12 @@ extension ChannelPlayback {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
+        var jumpsTold = 0
         let resampler = AudioResampler(outputRate: sampleRate)
         learnParametersWhileWarm()
         while let entry = inbox.next() {
             let (delivery, segment) = (entry.delivery, entry.index)
-            let spliced = timeline.beginSegment(discontinuity: delivery.discontinuitySequence)
+            let spliced = timeline.beginSegment(discontinuity: delivery.discontinuitySequence, stream: delivery.isStream)
             let demuxer: Demuxer
             var audioRequest = trackState.audioRequest
             do {
@@ -98,6 +99,7 @@ extension ChannelPlayback {
                                               segment: segment, timeline: &timeline, resampler: resampler) else { return }
                         }
                         unreadable = 0
+                        if timeline.jumps > jumpsTold { jumpsTold = tellJumps(timeline.jumps, told: jumpsTold) }
                     } catch let error as AVError where error.isInvalidData && unreadable < Self.skippedPackets {
                         // A packet cut by where the stream was joined (a raw stream read from its
                         // latest key frame or joined again after a reconnection, the sound's PES
@@ -119,6 +121,16 @@ extension ChannelPlayback {
             }
             bufferedSeconds.value = bufferedAhead
         }
+    }
+
+    /// A raw stream's clock jumped (`SplicedTimeline` mended it), for a person reading the
+    /// log: the first few, then every hundredth. Returns the count told.
+    private func tellJumps(_ jumps: Int, told: Int) -> Int {
+        if jumps <= 3 || jumps / 100 > told / 100 {
+            let more = jumps == 3 ? " (further ones: every hundredth)" : ""
+            FileHandle.standardError.write(Data("zapper: channel \(channel.number): the stream's clock jumped (\(jumps) so far\(more)); it plays on from where it was\n".utf8))
+        }
+        return jumps
     }
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.

@@ -89,4 +89,6 @@ public struct HLSSegmentDelivery: Sendable {
     public let variant: Int
     public let container: SegmentContainer
     public let bytes: ByteQueue
+    /// A raw stream's connection rather than a segment: no discontinuity tags tell its clock's jumps.
+    public var isStream = false
 }

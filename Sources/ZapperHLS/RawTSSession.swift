@@ -67,7 +67,7 @@ struct RawTSSession: Sendable {
                 // Promoted (or never warm): from the latest key frame, when there is one.
                 started.append(Data(window.bytes))
                 deliver(HLSSegmentDelivery(sequence: connection, discontinuitySequence: connection, duration: 0, programDate: nil,
-                                           variant: 0, container: .mpegTS, bytes: started))
+                                           variant: 0, container: .mpegTS, bytes: started, isStream: true))
                 queue = started
             }
             queue!.append(Data(bytes))

@@ -3,7 +3,19 @@
 /// an ad or a looped origin starts again) the offset moves so the new part
 /// continues from where the last one ended (`end`), and the timeline runs on
 /// for months. Frames that come without a timestamp follow their stream's last one.
+///
+/// A continuous stream (a raw MPEG-TS connection) has no discontinuity tags, yet its
+/// clock jumps when the server's encoder or source starts again: a frame more than
+/// `forwardJump` past where its stream's next frame was due, or more than `backwardJump`
+/// before it, is mended: placed where it was due, and its stream's later frames with it.
+/// The other streams of that clock, jumping by about as much just after, take the same
+/// correction, so picture and sound stay in step as the new clock has them.
 public struct SplicedTimeline {
+    /// Seconds ahead of where a stream's next frame was due that are a jump, not a gap in a live stream.
+    public static let forwardJump = 3.0
+    /// Seconds behind it: a live stream's frames never go back.
+    public static let backwardJump = 0.5
+
     /// Stream time + offset = timeline time.
     public private(set) var offset = 0.0
     /// How far the frames placed so far reach.
@@ -13,14 +25,27 @@ public struct SplicedTimeline {
     private var anchored = false
     /// Each stream's next frame time, for frames without a timestamp.
     private var expected: [Int32: Double] = [:]
+    /// Whether jumps are mended (a continuous stream), each stream's correction so far,
+    /// and the latest one taken, which another stream jumping by about as much adopts.
+    private var mendsJumps = false
+    private var correction: [Int32: Double] = [:]
+    private var latestCorrection: Double?
+    /// Jumps mended so far.
+    public private(set) var jumps = 0
 
     public init() {}
 
-    /// A segment of discontinuity `sequence` comes next. True when it starts a new
-    /// discontinuity after another: a splice (the decoders' last frames of the old
-    /// timestamps come out first, and they start afresh).
-    public mutating func beginSegment(discontinuity sequence: Int64) -> Bool {
+    /// A segment of discontinuity `sequence` comes next (`stream`: a continuous stream,
+    /// whose clock jumps are mended). True when it starts a new discontinuity after
+    /// another: a splice (the decoders' last frames of the old timestamps come out first,
+    /// and they start afresh).
+    public mutating func beginSegment(discontinuity sequence: Int64, stream: Bool = false) -> Bool {
         let spliced = discontinuity != nil && discontinuity != sequence
+        if discontinuity != sequence {
+            correction.removeAll()
+            latestCorrection = nil
+        }
+        mendsJumps = stream
         discontinuity = sequence
         spliceDue = spliceDue || spliced
         anchored = false
@@ -59,7 +84,17 @@ public struct SplicedTimeline {
     /// `seconds` on the timeline, else right after the stream's last frame; nil when
     /// there is nothing to place it by.
     public mutating func place(stream: Int32, seconds: Double?, duration: Double) -> Double? {
-        guard let time = seconds.map({ $0 + offset }) ?? expected[stream], time.isFinite else { return nil }
+        var stamped = seconds.map { $0 + offset + (correction[stream] ?? 0) }
+        if mendsJumps, let time = stamped, time.isFinite, let due = expected[stream],
+           time - due > Self.forwardJump || due - time > Self.backwardJump {
+            var total = (correction[stream] ?? 0) + (due - time)
+            if let latest = latestCorrection, abs(latest - total) < Self.forwardJump { total = latest }
+            stamped = time - (correction[stream] ?? 0) + total
+            correction[stream] = total
+            latestCorrection = total
+            jumps += 1
+        }
+        guard let time = stamped ?? expected[stream], time.isFinite else { return nil }
         let next = time + (duration.isFinite && duration > 0 ? duration : 0)
         expected[stream] = next
         end = max(end ?? next, next)

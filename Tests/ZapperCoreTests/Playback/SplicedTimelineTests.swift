@@ -87,4 +87,65 @@ struct SplicedTimelineTests {
         #expect(result23 == 1)
         #expect(timeline.end == 1)
     }
+
+    /// A raw stream whose clock starts again an hour on (then an hour back) inside one
+    /// connection: picture (1) and sound (2) carry on from where they were due, in step
+    /// as the new clock has them.
+    @Test func aContinuousStreamsClockJumpsAreMendedInStep() {
+        var timeline = SplicedTimeline()
+        _ = timeline.beginSegment(discontinuity: 0, stream: true)
+        timeline.anchor(firstTime: 100)
+        for frame in 0..<30 {
+            _ = timeline.place(stream: 1, seconds: 100 + Double(frame) * 0.04, duration: 0.04)
+            _ = timeline.place(stream: 2, seconds: 100 + Double(frame) * 0.04, duration: 0.04)
+        }
+        // Due next: 101.2 for both. The new clock: the picture at 3700.5, the sound at 3700.45.
+        #expect(close(timeline.place(stream: 1, seconds: 3700.5, duration: 0.04), 101.2))
+        #expect(close(timeline.place(stream: 2, seconds: 3700.45, duration: 0.04), 101.15), "the sound 50 ms ahead, as on the new clock")
+        #expect(close(timeline.place(stream: 1, seconds: 3700.54, duration: 0.04), 101.24))
+        #expect(timeline.jumps == 2)
+        // An hour back.
+        #expect(close(timeline.place(stream: 1, seconds: 20, duration: 0.04), 101.28))
+        #expect(close(timeline.place(stream: 2, seconds: 20, duration: 0.04), 101.28))
+        #expect(timeline.jumps == 4)
+        #expect(timeline.end.map { $0 < 102 } == true)
+    }
+
+    /// A live stream's frames may come later than due (a gap at the source): within
+    /// `forwardJump` they keep their own times; a frame a little early too.
+    @Test func smallGapsInAStreamKeepTheirTimes() {
+        var timeline = SplicedTimeline()
+        _ = timeline.beginSegment(discontinuity: 0, stream: true)
+        timeline.anchor(firstTime: 10)
+        _ = timeline.place(stream: 1, seconds: 10, duration: 0.04)
+        #expect(close(timeline.place(stream: 1, seconds: 12.5, duration: 0.04), 12.5))
+        #expect(close(timeline.place(stream: 1, seconds: 12.3, duration: 0.04), 12.3))
+        #expect(timeline.jumps == 0)
+    }
+
+    /// Segments carry their discontinuities in the playlist: their times are not mended;
+    /// and a stream's next connection (a new discontinuity) starts without corrections.
+    @Test func segmentsAreNotMendedAndANewConnectionStartsAfresh() {
+        var segments = SplicedTimeline()
+        _ = segments.beginSegment(discontinuity: 0)
+        segments.anchor(firstTime: 10)
+        _ = segments.place(stream: 1, seconds: 10, duration: 0.04)
+        #expect(close(segments.place(stream: 1, seconds: 500, duration: 0.04), 500))
+
+        var stream = SplicedTimeline()
+        _ = stream.beginSegment(discontinuity: 0, stream: true)
+        stream.anchor(firstTime: 10)
+        _ = stream.place(stream: 1, seconds: 10, duration: 0.04)
+        #expect(close(stream.place(stream: 1, seconds: 500, duration: 0.04), 10.04))
+        let spliced = stream.beginSegment(discontinuity: 1, stream: true)
+        #expect(spliced)
+        stream.anchor(firstTime: 70)
+        #expect(close(stream.place(stream: 1, seconds: 70, duration: 0.04), 10.08), "spliced onto the end, no old correction")
+        #expect(close(stream.place(stream: 1, seconds: 70.04, duration: 0.04), 10.12))
+    }
+}
+
+/// Times summed from frame durations are not exact in binary.
+private func close(_ time: Double?, _ expected: Double) -> Bool {
+    time.map { abs($0 - expected) < 1e-9 } ?? false
 }
