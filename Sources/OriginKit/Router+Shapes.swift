@@ -10,6 +10,8 @@ extension OriginRouter {
     /// | `/shapes/big.m3u?count=N` | N entries (10,000 by default) written as public lists are (`BigLineup`); `&guide=1`: with the guide below |
     /// | `/shapes/big-guide.xml?count=N` | XMLTV for those entries: six hours of programmes each |
     /// | `/shapes/gap/240p/N.ts` | that segment; a gap's answers 404, so fetching one shows |
+    /// | `/shapes/gap/copies.m3u8` | the same 240p listed twice (redundant copies, as two encoders give): copy `a` with its gaps where `isGap` says, copy `b` with its gaps two segments later (`isGap(sequence - 2)`), so each copy's gaps are whole in the other (not in the shapes lineup) |
+    /// | `/shapes/gap/a/index.m3u8`, `/shapes/gap/b/index.m3u8`, `…/N.ts` | the copies' media playlists and segments (a gap's 404) |
     /// | `/shapes/define/login.m3u8` | 302 to the master below with `?token=` `shapesToken`, as a portal hands out a session |
     /// | `/shapes/define/master.m3u8?token=T` | channel `defineChannel` (240p and English subtitles) through EXT-X-DEFINE: QUERYPARAM="token" and NAME="cdn" |
     /// | `/shapes/define/R/index.m3u8?token=T` | rendition R's media playlist: IMPORT="cdn", QUERYPARAM="token", NAME="rendition" in every segment URI |
@@ -25,6 +27,10 @@ extension OriginRouter {
 
     /// Whether segment `sequence` of `/shapes/gap/` is a gap.
     public static func isGap(_ sequence: Int64) -> Bool { ((sequence % 4) + 4) % 4 == 1 }
+
+    /// The redundant copies of `/shapes/gap/copies.m3u8`, and whether `sequence` is a gap in `copy`.
+    public static let gapCopies = ["a", "b"]
+    public static func isGap(_ sequence: Int64, copy: String) -> Bool { isGap(copy == "a" ? sequence : sequence - 2) }
 
     /// The cue tag before segment `sequence` of `/shapes/gap/`: an ad break of two segments
     /// (EXT-X-CUE-OUT at 2 modulo 8, EXT-X-CUE-IN at 6 modulo 8: never a gap).
@@ -120,6 +126,12 @@ extension OriginRouter {
         case ["master.m3u8"]:
             let text = shapeMaster(channel, head: [], uri: "\(Self.videoRendition)/index.m3u8", subtitles: nil)
             return OriginReply(status: 200, contentType: Self.playlistType, body: Data(text.utf8))
+        case ["copies.m3u8"]:
+            let lines = shapeMaster(channel, head: [], uri: "a/index.m3u8", subtitles: nil).split(separator: "\n").map(String.init)
+            guard let streamInf = lines.last(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }) else { return .text(500, "no variant") }
+            return OriginReply(status: 200, contentType: Self.playlistType, body: Data(((lines + [streamInf, "b/index.m3u8"]).joined(separator: "\n") + "\n").utf8))
+        case let copy where copy.count == 2 && Self.gapCopies.contains(copy[0]):
+            return gapCopy(channel, copy: copy[0], file: copy[1])
         case [Self.videoRendition, "index.m3u8"]:
             return shapeMedia(channel, rendition: Self.videoRendition, head: Self.dateRanges) { sequence, file in
                 let tags = [Self.cueTag(sequence), Self.isGap(sequence) ? "#EXT-X-GAP" : nil].compactMap { $0 }
@@ -131,6 +143,18 @@ extension OriginRouter {
             if Self.isGap(sequence) { return .text(404, "segment \(sequence) is an EXT-X-GAP: it must not be fetched") }
             return segment(channel, rendition: Self.videoRendition, file: path[1], encrypted: false)
         }
+    }
+
+    /// A file of `/shapes/gap/a/` or `/shapes/gap/b/`.
+    private func gapCopy(_ channel: DemoChannel, copy: String, file: String) -> OriginReply {
+        if file == "index.m3u8" {
+            return shapeMedia(channel, rendition: Self.videoRendition) { sequence, file in
+                Self.isGap(sequence, copy: copy) ? "#EXT-X-GAP\n\(file)" : file
+            }
+        }
+        guard file.hasSuffix(".ts"), let sequence = Int64(file.dropLast(3)) else { return .text(404, "not found") }
+        if Self.isGap(sequence, copy: copy) { return .text(404, "segment \(sequence) of copy \(copy) is an EXT-X-GAP: it must not be fetched") }
+        return segment(channel, rendition: Self.videoRendition, file: file, encrypted: false)
     }
 
     private func defineShape(_ request: OriginRequest, _ path: [String], baseURL: String) -> OriginReply {

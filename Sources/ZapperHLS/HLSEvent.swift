@@ -18,6 +18,8 @@ public enum HLSEvent: Sendable, Equatable {
     case segmentFetched(sequence: Int64, bytes: Int, seconds: Double, variant: Int)
     /// An EXT-X-GAP segment: not fetched, its time passes without it.
     case segmentGap(sequence: Int64, duration: Double)
+    /// An EXT-X-GAP segment whose time variant `variant` has whole: that one is fetched instead.
+    case gapFilled(sequence: Int64, variant: Int)
     /// A cue tag (EXT-X-DATERANGE, SCTE-35) reached: told once per id and kind.
     case cue(HLSCue)
     case restarted
@@ -47,6 +49,7 @@ public enum HLSEvent: Sendable, Equatable {
         case let .segmentFetched(sequence, bytes, seconds, variant):
             "segment \(sequence) of variant \(variant): \(bytes) bytes in \(Int(seconds * 1000)) ms"
         case let .segmentGap(sequence, duration): "segment \(sequence) is a gap (EXT-X-GAP): \(duration) s not fetched"
+        case let .gapFilled(sequence, variant): "segment \(sequence) is a gap (EXT-X-GAP): variant \(variant)'s stands in"
         case .restarted: "the playlist started over; following its live edge"
         case let .cue(cue): "cue \(cue.kind.rawValue) \(cue.id)\(cue.duration.map { " (\($0) s)" } ?? "")"
         case let .rawStream(url): "\(url) answers a raw MPEG-TS stream"

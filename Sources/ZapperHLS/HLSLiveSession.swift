@@ -14,11 +14,11 @@ import ZapperCore
 /// back to a lower variant) until cancelled.
 public final class HLSLiveSession: Sendable {
     public let url: URL
-    private let fetcher: HTTPFetcher
-    private let keys: SegmentKeys
-    private let initSections: InitSections
+    let fetcher: HTTPFetcher
+    let keys: SegmentKeys
+    let initSections: InitSections
     private let bufferedSeconds: @Sendable () -> Double
-    private let report: @Sendable (HLSEvent) -> Void
+    let report: @Sendable (HLSEvent) -> Void
     /// The highest variant allowed now, as a rank in bandwidth order (0: the lowest, where a warm
     /// neighbour stays); nil: any.
     private let variantCap: @Sendable () -> Int?
@@ -35,7 +35,7 @@ public final class HLSLiveSession: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Whether the consumer has room for another segment (nil: always).
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
-    private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
+    let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     /// The segments, in order; finishes when the session ends.
     public let segments: AsyncStream<HLSSegmentDelivery>
 
@@ -142,6 +142,7 @@ public final class HLSLiveSession: Sendable {
             reloadURL = mediaURL
             report(.variantChosen(index: current, bandwidth: variants[current].bandwidth, reason: reason))
         }
+        var standIns = GapStandIns(variants: variants, ladder: ladder, fetcher: fetcher, imports: imports)
         var cursor = LiveSegmentCursor()
         if let startSequence { cursor.resume(at: startSequence) }
         var estimator = BandwidthEstimator()
@@ -163,6 +164,7 @@ public final class HLSLiveSession: Sendable {
                         throw HTTPFetcher.Failure(url: mediaURL.absoluteString, kind: .invalid, reason: "a master playlist where a media playlist was expected")
                     }
                     playlist = media
+                    standIns.reloaded()
                     if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
                     failures = 0
                 } catch {
@@ -221,10 +223,16 @@ public final class HLSLiveSession: Sendable {
                     }
                 }
                 for cue in segment.cues where cues.isNew(cue) { report(.cue(cue)) }
-                // EXT-X-GAP: nothing to fetch; the next segment keeps its own sequence and time.
+                // EXT-X-GAP: another variant's segment stands in, else nothing is fetched and the
+                // next segment keeps its own sequence and time.
+                var (segment, variant) = (segment, current)
                 if segment.gap {
-                    report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
-                    continue
+                    guard let standIn = await standIns.standIn(for: segment, playing: current) else {
+                        report(.segmentGap(sequence: segment.sequence, duration: segment.duration))
+                        continue
+                    }
+                    report(.gapFilled(sequence: segment.sequence, variant: standIn.variant))
+                    (segment, variant) = standIn
                 }
                 if let key = segment.key, !key.isPlayable {
                     let format = key.keyFormat.map { " KEYFORMAT=\"\($0)\"" } ?? ""
@@ -234,9 +242,14 @@ public final class HLSLiveSession: Sendable {
                 while let hasRoom = room.withLock({ $0 }), !hasRoom() {
                     guard await Self.pause(0.05) else { return }
                 }
-                let outcome = await fetch(segment, variant: current, bandwidth: variants.isEmpty ? nil : variants[current].bandwidth,
+                let outcome = await fetch(segment, variant: variant, bandwidth: variants.isEmpty ? nil : variants[variant].bandwidth,
                                           estimator: &estimator)
-                guard case .failed(let failure, let delivered) = outcome else {
+                // A stand-in's outcome says nothing of the playing variant.
+                if variant != current, case .failed(let failure, _) = outcome {
+                    report(.segmentFailed(sequence: segment.sequence, failure: failure))
+                    continue
+                }
+                guard variant == current, case .failed(let failure, let delivered) = outcome else {
                     // A whole segment: this variant works (its backups may be tried again).
                     if case .whole = outcome, !variants.isEmpty {
                         working[rung] = current
@@ -261,87 +274,6 @@ public final class HLSLiveSession: Sendable {
                 return
             }
             guard await Self.pause(cursor.nextReload(loadStarted: loadStarted) - Self.now()) else { return }
-        }
-    }
-
-    /// Fetches one segment, handing it on as soon as its head arrives. An
-    /// AES-128 segment is decrypted as its body streams in (its key fetched
-    /// once per key URI); only the last block waits for the body's end. A
-    /// fragmented MP4 segment gets its initialization section (fetched once
-    /// per URI and range) in front of its bytes.
-    /// A segment bigger than its cap (`SegmentLimits`, from its duration and the variant's
-    /// `bandwidth`), or not whole by its deadline, fails: what arrived is still decoded.
-    private enum FetchOutcome {
-        case whole, cancelled
-        /// `delivered`: some of it was handed on (and is decoded).
-        case failed(PlaybackFailure, delivered: Bool)
-    }
-
-    private func fetch(_ segment: HLSSegment, variant: Int, bandwidth: Int?, estimator: inout BandwidthEstimator) async -> FetchOutcome {
-        let queue = ByteQueue()
-        let started = Self.now()
-        let cap = SegmentLimits.byteCap(duration: segment.duration, bandwidth: bandwidth)
-        let deadline = started + SegmentLimits.deadline(duration: segment.duration)
-        var delivered = false
-        var bytes = 0
-        var decryptor: SegmentDecryptor?
-        do {
-            if let section = segment.initSection {
-                queue.append(Data(try await initSections.bytes(section)))
-            }
-            if let key = segment.key, let keyURL = key.uri {
-                decryptor = try SegmentDecryptor(key: try await keys.key(keyURL), iv: key.initializationVector(sequence: segment.sequence))
-            }
-            let response = try await fetcher.start(segment.uri, byteRange: segment.byteRange)
-            continuation.yield(HLSSegmentDelivery(sequence: segment.sequence, discontinuitySequence: segment.discontinuitySequence,
-                                                  duration: segment.duration, programDate: segment.programDate,
-                                                  variant: variant, container: segment.container, bytes: queue))
-            delivered = true
-            // A server that ignored Range sends the whole resource: only the range is the segment.
-            var cut = response.status == .ok ? segment.byteRange.map(ByteRangeCut.init) : nil
-            for try await chunk in response.body {
-                bytes += chunk.readableBytes
-                if bytes > cap {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge,
-                                              reason: "more than \(cap >> 20) MB, the most a \(segment.duration) s segment may have")
-                }
-                if Self.now() > deadline {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .timeout,
-                                              reason: "\(bytes) bytes after \(Int(deadline - started)) s, and not whole")
-                }
-                var view = chunk.readableBytesView[...]
-                if cut != nil {
-                    let kept = cut!.keep(count: view.count)
-                    view = view.dropFirst(kept.lowerBound).prefix(kept.count)
-                }
-                if let plain = try decryptor?.update(view) {
-                    queue.append(plain)
-                } else {
-                    queue.append(Data(view))
-                }
-                if cut?.isComplete == true { break }
-            }
-            if let cut, !cut.isComplete, let range = segment.byteRange {
-                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .truncated,
-                                          reason: "\(bytes) bytes, shorter than the range \(range.length)@\(range.offset)")
-            }
-            if let last = try decryptor?.finish() { queue.append(last) }
-            queue.finish()
-            let seconds = Self.now() - started
-            estimator.add(bytes: bytes, seconds: seconds)
-            report(.segmentFetched(sequence: segment.sequence, bytes: bytes, seconds: seconds, variant: variant))
-            return .whole
-        } catch {
-            if Task.isCancelled {
-                queue.cancel()
-                return .cancelled
-            }
-            // What arrived is still demuxed; the decoder resyncs at the next keyframe.
-            queue.finish()
-            if delivered { estimator.add(bytes: max(bytes, 1), seconds: Self.now() - started) }
-            let url = segment.uri.absoluteString
-            let failure = error is SegmentDecryptor.Failure ? PlaybackFailure(.invalid, "\(url): \(error)") : HTTPFailureKind.failure(error, url: url)
-            return .failed(failure, delivered: delivered)
         }
     }
 }

@@ -53,6 +53,34 @@ extension HLSLiveSessionTests {
         #expect(durations.allSatisfy { $0 > 1.5 && $0 < 2.5 }, "\(durations)")
     }
 
+    /// `/shapes/gap/copies.m3u8` lists its variant twice, each copy with gaps the other has
+    /// whole: every gap of the copy playing is filled from the other copy's segment of the
+    /// same sequence number, and no second of the stream goes missing.
+    @Test func aGapIsFilledFromARedundantCopy() async throws {
+        let origin = try OriginProcess.shared.get()
+        let (session, recorder, consumer) = play(shapesURL(origin, "gap/copies.m3u8"))
+        defer { session.cancel(); consumer.cancel() }
+        func filled() -> [(sequence: Int64, variant: Int)] {
+            recorder.events.withLock { $0 }.compactMap { if case .gapFilled(let sequence, let variant) = $0 { (sequence, variant) } else { nil } }
+        }
+        try await recorder.waitFor("two gaps filled and six segments", seconds: 60) {
+            filled().count >= 2 && recorder.deliveries.withLock { $0.count } >= 6
+        }
+        let deliveries = recorder.deliveries.withLock { $0 }
+        let gaps = recorder.events.withLock { $0 }.compactMap { if case .segmentGap(let sequence, _) = $0 { sequence } else { nil } }
+        #expect(failures(recorder).isEmpty, "\(failures(recorder))")
+        #expect(gaps.isEmpty, "gaps not filled: \(gaps)")
+        // Copy a (variant 0) plays; its gaps come from copy b (variant 1), which has them whole.
+        #expect(filled().allSatisfy { OriginRouter.isGap($0.sequence, copy: "a") && !OriginRouter.isGap($0.sequence, copy: "b") && $0.variant == 1 },
+                "\(filled())")
+        for delivery in deliveries {
+            #expect(delivery.variant == (OriginRouter.isGap(delivery.sequence, copy: "a") ? 1 : 0), "segment \(delivery.sequence) from \(delivery.variant)")
+        }
+        let sequences = deliveries.map(\.sequence)
+        let first = try #require(sequences.first), last = try #require(sequences.last)
+        #expect(sequences == Array(first...last), "every segment delivered, in order: \(sequences)")
+    }
+
     /// `/shapes/define/login.m3u8` redirects to the master with a token in its query:
     /// QUERYPARAM reads it from the URL that answered, the media playlist IMPORTs the
     /// master's `cdn`, and every segment URI carries the token (403 without it).

@@ -68,6 +68,19 @@ public struct VariantLadder: Sendable, Equatable {
         return members[(position + 1) % members.count]
     }
 
+    /// The variants that may stand in for `index`'s segment where it has an EXT-X-GAP, in
+    /// the order to ask them: its redundant copies (the same picture), then the rungs below,
+    /// nearest first, then those above, nearest first; each rung's variants as listed.
+    public func standIns(for index: Int) -> [Int] {
+        guard let rung = rung(of: index), let position = rungs[rung].firstIndex(of: index) else { return [] }
+        let members = rungs[rung]
+        let copies = (1..<members.count).map { members[(position + $0) % members.count] }
+        let others = bandwidths.indices.filter { $0 != rung }
+        let below = others.filter { bandwidths[$0] <= bandwidths[rung] }.sorted { bandwidths[$0] > bandwidths[$1] }
+        let above = others.filter { bandwidths[$0] > bandwidths[rung] }.sorted { bandwidths[$0] < bandwidths[$1] }
+        return copies + (below + above).flatMap { rungs[$0] }
+    }
+
     /// The rung just below `rung` in bandwidth, nil when it is the lowest.
     public func lower(than rung: Int) -> Int? {
         guard bandwidths.indices.contains(rung) else { return nil }

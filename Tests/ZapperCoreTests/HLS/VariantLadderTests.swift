@@ -38,5 +38,21 @@ import Testing
 
     @Test func anEmptyMasterHasNoRungs() {
         #expect(VariantLadder([]).rungs.isEmpty)
+        #expect(VariantLadder([]).standIns(for: 0).isEmpty)
+    }
+
+    /// Where a segment is a gap: the same picture from a redundant copy first, then the
+    /// nearest rung below, then the nearest above.
+    @Test func aGapsStandInsAreTheCopiesThenTheRungsBelowThenAbove() {
+        let ladder = VariantLadder([
+            Self.variant("a", 800_000), Self.variant("a", 2_000_000, height: 720), Self.variant("a", 5_000_000, height: 1080),
+            Self.variant("b", 2_000_000, height: 720), Self.variant("a", 400_000, height: 240),
+        ])
+        #expect(ladder.standIns(for: 1) == [3, 0, 4, 2])
+        #expect(ladder.standIns(for: 3) == [1, 0, 4, 2])
+        #expect(ladder.standIns(for: 4) == [0, 1, 3, 2])
+        #expect(ladder.standIns(for: 2) == [1, 3, 0, 4])
+        #expect(ladder.standIns(for: 9).isEmpty)
+        #expect(VariantLadder([Self.variant("a", 800_000)]).standIns(for: 0).isEmpty)
     }
 }
