@@ -12,10 +12,43 @@ extension OverlayPainter {
     static let guideGapTile = RGBA.white(0.04)
 
     func guideGrid(_ content: GuideGridContent, logo: (ChannelIdentity) -> CairoImage?) {
+        guideRegion(layout.screen, content, logo: logo)
+    }
+
+    /// Draws what of the guide falls in `region` over whatever was there (the backdrop
+    /// replaces it): each part that reaches into it, clipped to it. `GuideCanvas` repaints
+    /// only what a key changed this way.
+    func guideRegion(_ region: Rect, _ content: GuideGridContent, logo: (ChannelIdentity) -> CairoImage?) {
         let frame = layout.guideGrid()
-        fill(layout.screen, radius: 0, Self.guideDim)
-        guideDetails(content, frame: frame)
-        // The day and the half hours over the programmes' columns.
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, region.x, region.y, region.width, region.height)
+        cairo_clip(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+        set(Self.guideDim)
+        cairo_paint(cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        if region.intersection(guideDetailsBounds(frame)) != nil { guideDetails(content, frame: frame) }
+        if region.intersection(guideHeaderBand(frame)) != nil { guideHeader(content, frame: frame) }
+        for (row, box) in zip(content.rows, frame.rows) where region.intersection(box) != nil {
+            guideRow(row, in: box, frame: frame, logo: logo(row.channel))
+        }
+        guideNowLine(content, frame: frame)
+    }
+
+    /// The details panel with its shadow.
+    func guideDetailsBounds(_ frame: OverlayLayout.GuideGrid) -> Rect {
+        let reach = units(OverlayLayout.shadowReach)
+        return frame.details.insetBy(dx: -reach, dy: -reach)
+    }
+
+    /// The band of the day line and the half hours, across the channels' column too.
+    func guideHeaderBand(_ frame: OverlayLayout.GuideGrid) -> Rect {
+        Rect(x: frame.details.minX, y: frame.header.minY, width: frame.header.maxX - frame.details.minX, height: frame.header.height)
+    }
+
+    /// The day and the half hours over the programmes' columns.
+    private func guideHeader(_ content: GuideGridContent, frame: OverlayLayout.GuideGrid) {
         let column = frame.header.width / Double(content.columns.count)
         for (index, label) in content.columns.enumerated() {
             let box = Rect(x: frame.header.minX + Double(index) * column + units(10), y: frame.header.minY,
@@ -25,9 +58,9 @@ extension OverlayPainter {
         let dayBox = Rect(x: frame.details.minX + units(24), y: frame.header.minY, width: frame.channelWidth - units(24), height: frame.header.height)
         draw(content.day.uppercased() + (content.position.map { "  ·  " + $0 } ?? ""), Font(size: 20, weight: PANGO_WEIGHT_BOLD, tracking: 2),
              in: dayBox, OverlayStyle.labelText)
-        for (row, box) in zip(content.rows, frame.rows) {
-            guideRow(row, in: box, frame: frame, logo: logo(row.channel))
-        }
+    }
+
+    private func guideNowLine(_ content: GuideGridContent, frame: OverlayLayout.GuideGrid) {
         if let now = content.nowAt, let last = frame.rows.prefix(content.rows.count).last {
             let x = frame.grid.minX + frame.grid.width * min(max(now, 0), 1)
             let line = Rect(x: x - units(1.5), y: frame.header.minY, width: units(3), height: last.maxY - frame.header.minY)

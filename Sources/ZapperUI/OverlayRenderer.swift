@@ -30,6 +30,10 @@ public final class OverlayRenderer {
     private let shadows = ShadowCache()
     private let sprites = LayerSprites()
     private var lastLayers: [OverlayLayer]?
+    /// The guide, kept drawn while it is up (`GuideCanvas`); released when it closes.
+    private var guideCanvas: GuideCanvas?
+    /// The guide is the bottom layer this frame: it covers every pixel, so nothing is cleared first.
+    private var guideAtBottom = false
     private static let logoCacheLimit = 64
     /// Decoded logos kept, in bytes of pixels (a lineup's logos may each be 2048x2048).
     private static let logoCacheBytes = 64 << 20
@@ -78,7 +82,9 @@ public final class OverlayRenderer {
         }
         lastLayers = layers
         let previous = dirty
-        if !dirtyRegions.isEmpty {
+        guideAtBottom = { if case .guide = layers.first { true } else { false } }()
+        if !layers.contains(where: { if case .guide = $0 { true } else { false } }) { guideCanvas = nil }
+        if !dirtyRegions.isEmpty && !guideAtBottom {
             cairo_save(cr)
             cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
             for region in dirtyRegions {
@@ -165,7 +171,16 @@ public final class OverlayRenderer {
         case .offline:
             painter.offlineBadge()
         case .guide(let content, _):
-            painter.guideGrid(content, logo: logo)
+            if guideCanvas == nil { guideCanvas = GuideCanvas(layout: layout) }
+            guard let canvas = guideCanvas else { return painter.guideGrid(content, logo: logo) }
+            canvas.update(content, painter: { canvasCR in
+                pango_cairo_update_layout(canvasCR, text)
+                return OverlayPainter(cr: canvasCR, text: text, layout: layout, shadows: shadows)
+            }, logo: logo)
+            pango_cairo_update_layout(cr, text)
+            if guideAtBottom { cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE) }
+            cairo_set_source_surface(cr, canvas.image.surface, 0, 0)
+            cairo_paint(cr)
         case .blank:
             painter.fill(layout.screen, radius: 0, RGBA(0, 0, 0, 1))
         }

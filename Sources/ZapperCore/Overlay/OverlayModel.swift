@@ -89,7 +89,9 @@ public struct OverlayModel {
         if let (content, appearance) = hint.update(wantedHint, now: now) { layers.append(.hint(content, appearance: appearance)) }
         if let (_, appearance) = offline.update(extras.offline ? true : nil, now: now) { layers.append(.offline(appearance: appearance)) }
         if let (content, appearance) = panel.update(extras.panel, now: now) { layers.append(.panel(content, appearance: appearance)) }
-        if let guide = extras.guide { layers.append(.guide(guide, appearance: 1)) }
+        // The guide covers the screen, dimmed: what would be under it (the logo bug, a banner,
+        // subtitles) is left out, and the guide is drawn without clearing anything first.
+        if let guide = extras.guide { layers = [.guide(guide, appearance: 1)] }
         if let (content, appearance) = volume.update(extras.volume, now: now) { layers.append(.volume(content, appearance: appearance)) }
         return layers
     }
