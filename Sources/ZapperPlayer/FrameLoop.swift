@@ -4,13 +4,15 @@ import ZapperCore
 /// The frame loop of a box: ticks the player about 60 times a second on the real
 /// clock, starting each drawing as late as still makes the next vblank
 /// (`RepaintClock`), carries out the automation script and tells systemd it is alive.
+/// Between turns it sleeps until the next draw start, but a key (anything posted to the
+/// inbox) or a script's step falling due wakes it at once: the key is drawn then and is
+/// on screen at the next vblank when the drawing fits before it.
 extension Player {
     /// Runs until the script quits (exit code 0), a script step fails (1), a stop is
     /// requested (SIGTERM/SIGINT, 0), a reload is (`requestReload`, 0), or forever.
     public func run() -> Int32 {
         var script = ScriptRunner(lines: options.script, log: log)
         let tick = 1.0 / 60
-        var next = clock.monotonic
         var repaint = RepaintClock()
         let systemd = SystemdNotify()
         defer { if Self.reloadRequested { systemd.reloading() } else { systemd.stopping() } }
@@ -28,24 +30,16 @@ extension Player {
             }
             systemd.tick(now: log.now, view: tuner.view)
             if let presented = self.tick() {
-                // Drawing the next frame starts as late as still makes the next vblank, so a key
-                // that comes before then is on screen at that vblank (RepaintClock).
                 repaint.drew(seconds: presented.queued - woke)
-                if let flip = presented.flip {
-                    repaint.flipped(at: flip)
-                    let wall = clock.monotonic
-                    if let start = repaint.nextDrawStart, start > wall { Thread.sleep(forTimeInterval: start - wall) }
-                }
-                next = clock.monotonic + tick / 2
-                continue
+                if let flip = presented.flip { repaint.flipped(at: flip) }
             }
-            next += tick
-            let wall = clock.monotonic
-            if next > wall {
-                Thread.sleep(forTimeInterval: next - wall)
-            } else {
-                next = wall  // late: no catching up with a burst of ticks
-            }
+            // Until the next draw start, at most a tick away (the period is learnt from flips,
+            // and a 30 fps picture flips every other vblank), or sooner: the script's next
+            // step, or a post to the inbox.
+            let now = clock.monotonic
+            var wake = min(repaint.drawStart(after: now) ?? now + tick, now + tick)
+            if let due = script.nextDue { wake = min(wake, now + Double(due - log.now) / 1000) }
+            inbox.sleep(until: wake - now + Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
         }
         Self.say(Self.reloadRequested ? "stopping to start again (reload)" : "stopping")
         stopAll()

@@ -287,15 +287,31 @@ public final class Player {
     }
 }
 
-/// A queue other threads post to and the loop empties each tick.
+/// A queue other threads post to and the loop empties each tick. A post wakes the loop
+/// if it sleeps (`sleep(until:)`): a key is taken at once, not at the loop's next turn.
 final class Inbox<Item: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var items: [Item] = []
+    /// Signalled at each post; waited on (monotonic time) by the sleeping loop.
+    private let posted = DispatchSemaphore(value: 0)
 
-    func post(_ item: Item) { lock.withLock { items.append(item) } }
+    func post(_ item: Item) {
+        lock.withLock { items.append(item) }
+        posted.signal()
+    }
+
+    /// Sleeps until `deadline` (seconds on the monotonic clock of `DispatchTime`) or a post,
+    /// whichever comes first.
+    func sleep(until deadline: Double) {
+        let now = Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+        guard deadline > now, lock.withLock({ items.isEmpty }) else { return }
+        _ = posted.wait(timeout: .now() + .nanoseconds(Int((deadline - now) * 1e9)))
+    }
 
     func take() -> [Item] {
-        lock.withLock {
+        // The signals of what is taken now: they must not wake the next sleep.
+        while posted.wait(timeout: .now()) == .success {}
+        return lock.withLock {
             defer { items.removeAll() }
             return items
         }

@@ -20,6 +20,16 @@ struct ScriptRunner {
         self.log = log
     }
 
+    /// When the line under way (a `wait`, a `hold`) ends, in log milliseconds: the loop wakes
+    /// then, as it would for a device's key. Nil: no such line, or not begun.
+    var nextDue: Int? {
+        guard index < lines.count, let started = lineStartedAt else { return nil }
+        switch lines[index].command {
+        case .wait(let ms), .hold(_, let ms): return started + ms
+        default: return nil
+        }
+    }
+
     /// `key` gets when each key was due (log milliseconds): a press right after a `wait`
     /// was due when the wait ended, which the loop only sees at its next turn, as it
     /// sees a device's key only then.

@@ -52,4 +52,12 @@ public struct RepaintClock: Sendable {
         guard let last = flips.last, let period, let window, window < period else { return nil }
         return last + period - window
     }
+
+    /// The first draw start after `now` (a turn that drew nothing waits for the next vblank's
+    /// draw start, not a fixed tick); nil: nothing known, wait a tick.
+    public func drawStart(after now: Double) -> Double? {
+        guard let first = nextDrawStart, let period else { return nil }
+        guard first <= now else { return first }
+        return first + ((now - first) / period + 1).rounded(.down) * period
+    }
 }
