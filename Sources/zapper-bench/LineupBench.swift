@@ -104,11 +104,13 @@ struct LineupFigures {
         }
     }
 
-    /// zapper on channel 1 once its guide is read: the guide opened, 20 rows down, 10
-    /// programmes across, 5 pages, a typed number, closed; key to screen for each.
+    /// zapper on channel 1 once its guide is read: the guide opened, 20 rows down, 5
+    /// programmes across and back, 5 pages, a typed number, closed; key to screen for each.
     mutating func browseGuide(tools: Tools, directory: URL, lineup: String) throws {
         var script = "wait-event guide-loaded 120000\nwait 2000\npress KEY_EPG\nwait 800\n"
-        for key in Array(repeating: "KEY_DOWN", count: 20) + Array(repeating: "KEY_RIGHT", count: 10)
+        // Five programmes on and five back: each press moves the focus (past the last programme
+        // the guide holds, a press changes nothing, and its "key to screen" would be the next picture's).
+        for key in Array(repeating: "KEY_DOWN", count: 20) + Array(repeating: "KEY_RIGHT", count: 5) + Array(repeating: "KEY_LEFT", count: 5)
             + Array(repeating: "KEY_PAGEDOWN", count: 5) + ["KEY_1", "KEY_5", "KEY_0"] {
             script += "press \(key)\nwait 250\n"
         }
