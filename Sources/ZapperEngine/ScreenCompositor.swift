@@ -3,19 +3,23 @@ import ZapperMedia
 import ZapperUI
 
 /// The screen of a box: the last video picture (an FFmpeg frame scaled by
-/// swscale), aspect-fitted with black bars, and the overlay (Cairo and Pango)
-/// blended on top, drawn whole into the display's free buffer. The old picture
-/// stays until a new one replaces it: a channel change never shows black in between.
+/// swscale straight into the display's free buffer), aspect-fitted with black bars,
+/// and the overlay (Cairo and Pango) blended on top. The old picture stays until a
+/// new one replaces it: a channel change never shows black in between. The picture is
+/// kept as its decoded frame, not as a screen-sized copy: a frame whose overlay alone
+/// changed scales it again (about what copying a kept 1080p picture costs), and a new
+/// picture is not copied at all.
 public final class ScreenCompositor: Screen {
     public let output: any FrameOutput
-    private var video: XRGBImage
     private let scaler = VideoScaler()
     private var overlay: OverlayRenderer
+    /// The picture on screen, and whether the draw buffer holds it (scaled by `show`, not yet presented).
+    private var picture: Frame?
+    private var pictureInBuffer = false
     private var videoChanged = true
 
     public init(output: any FrameOutput) {
         self.output = output
-        video = XRGBImage(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
         // Fonts, glyphs and panel shadows are made on first use: make them now,
         // not on the first key press.
@@ -34,52 +38,63 @@ public final class ScreenCompositor: Screen {
 
     public func show(_ picture: any VideoPicture) throws {
         guard let frame = picture as? Frame else { throw ScreenError("a picture this screen cannot draw: \(type(of: picture))") }
-        try scaler.draw(frame, into: &video)
+        if output.width != overlay.width || output.height != overlay.height { resize() }
+        try output.withDrawBuffer { try scaler.draw(frame, into: $0, width: output.width, height: output.height, stride: output.stride) }
+        self.picture = frame
+        pictureInBuffer = true
         videoChanged = true
     }
 
     public func compose(_ layers: [OverlayLayer]) throws -> Bool {
-        if output.width != video.width || output.height != video.height { resize() }
+        if output.width != overlay.width || output.height != overlay.height { resize() }
         overlay.render(layers)
         guard videoChanged || overlay.damage != nil else { return false }
-        output.withDrawBuffer { buffer in draw(into: buffer, stride: output.stride) }
+        try output.withDrawBuffer { buffer in
+            if !pictureInBuffer { try drawPicture(into: buffer, width: output.width, height: output.height, stride: output.stride) }
+            overlay.blend(onto: buffer, width: output.width, height: output.height, stride: output.stride)
+        }
+        pictureInBuffer = false
         try output.present()
         videoChanged = false
         return true
     }
 
     /// The display was modeset to another size (a hotplug): picture and overlay at the new
-    /// size; black until the next picture (a few tens of milliseconds), never a draw past the buffer.
+    /// size, never a draw past the buffer.
     private func resize() {
-        video = XRGBImage(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
+        pictureInBuffer = false
         videoChanged = true
     }
 
+    /// The kept picture scaled into `buffer` (black before the first).
+    private func drawPicture(into buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int) throws {
+        if let picture {
+            try scaler.draw(picture, into: buffer, width: width, height: height, stride: stride)
+        } else {
+            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        }
+    }
+
     public func snapshot(to path: String) throws {
-        var image = XRGBImage(width: video.width, height: video.height)
-        image.pixels.withUnsafeMutableBytes { draw(into: $0, stride: image.stride) }
+        var image = XRGBImage(width: overlay.width, height: overlay.height)
+        let (width, height, stride) = (image.width, image.height, image.stride)
+        try image.pixels.withUnsafeMutableBytes { buffer in
+            try drawPicture(into: buffer, width: width, height: height, stride: stride)
+            overlay.blend(onto: buffer, width: width, height: height, stride: stride)
+        }
         try PNGWriter.write(pixels: image.pixels, width: image.width, height: image.height, stride: image.stride, to: path)
     }
 
-    private func draw(into buffer: UnsafeMutableRawBufferPointer, stride: Int) {
-        let rowBytes = video.width * 4
-        video.pixels.withUnsafeBytes { source in
-            if stride == video.stride {
-                buffer.baseAddress!.copyMemory(from: source.baseAddress!, byteCount: min(buffer.count, source.count))
-            } else {
-                for row in 0..<video.height {
-                    (buffer.baseAddress! + row * stride).copyMemory(from: source.baseAddress! + row * video.stride, byteCount: rowBytes)
-                }
-            }
-        }
-        overlay.blend(onto: buffer, width: video.width, height: video.height, stride: stride)
+    /// Of the picture `show` just scaled (read from the draw buffer, before the overlay goes on).
+    public var videoLuma: Int {
+        guard pictureInBuffer else { return 0 }
+        return output.withDrawBuffer { XRGBImage.meanLuma(UnsafeRawBufferPointer($0), width: output.width, height: output.height, stride: output.stride) }
     }
 
-    public var videoLuma: Int { video.meanLuma() }
-
     public var videoSignature: PictureSignature? {
-        video.pixels.withUnsafeBytes { PictureSignature.of($0, width: video.width, height: video.height, stride: video.stride) }
+        guard pictureInBuffer else { return nil }
+        return output.withDrawBuffer { PictureSignature.of(UnsafeRawBufferPointer($0), width: output.width, height: output.height, stride: output.stride) }
     }
 }
 

@@ -18,12 +18,18 @@ public struct XRGBImage: Sendable {
 
     /// Mean brightness (0…255, BT.601 weights) over a sparse grid of points: cheap enough per frame.
     public func meanLuma(step: Int = 16) -> Int {
+        pixels.withUnsafeBytes { Self.meanLuma($0, width: width, height: height, stride: stride, step: step) }
+    }
+
+    /// The same, of XRGB8888 pixels anywhere (a display's draw buffer).
+    public static func meanLuma(_ pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, step: Int = 16) -> Int {
         var total = 0
         var count = 0
         for y in Swift.stride(from: step / 2, to: height, by: step) {
             for x in Swift.stride(from: step / 2, to: width, by: step) {
-                let (r, g, b) = rgb(x: x, y: y)
-                total += (299 * Int(r) + 587 * Int(g) + 114 * Int(b)) / 1000
+                let offset = y * stride + x * 4
+                guard offset + 2 < pixels.count else { continue }
+                total += (299 * Int(pixels[offset + 2]) + 587 * Int(pixels[offset + 1]) + 114 * Int(pixels[offset])) / 1000
                 count += 1
             }
         }
@@ -61,7 +67,17 @@ public final class VideoScaler {
 
     /// Draws `frame` into `image` placed by `mode`; bars are black.
     public func draw(_ frame: Frame, into image: inout XRGBImage) throws {
-        let placement = PicturePlacement(mode: mode, source: (frame.width, frame.height), target: (image.width, image.height))
+        let (width, height, stride) = (image.width, image.height, image.stride)
+        try image.pixels.withUnsafeMutableBytes { try draw(frame, into: $0, width: width, height: height, stride: stride) }
+    }
+
+    /// Draws `frame` into an XRGB8888 buffer of `width` x `height` pixels, `stride` bytes a row
+    /// (a display's draw buffer), placed by `mode`: the picture's box, and the bars black.
+    public func draw(_ frame: Frame, into buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int) throws {
+        guard width > 0, height > 0, stride >= width * 4, buffer.count >= stride * (height - 1) + width * 4 else {
+            throw AVError(code: zapper_averror(EINVAL), operation: "draw into a \(buffer.count)-byte buffer of \(width)x\(height), stride \(stride)")
+        }
+        let placement = PicturePlacement(mode: mode, source: (frame.width, frame.height), target: (width, height))
         let box = placement.box
         // A cropped picture is a second reference to the same buffers with its data pointers
         // moved (aligned: libavutil may keep a few more pixels on the left).
@@ -90,23 +106,34 @@ public final class VideoScaler {
                 throw AVError(code: zapper_averror(EINVAL), operation: "sws_getContext \(source.width)x\(source.height) -> \(box.width)x\(box.height)")
             }
         }
-        // Bars: clear only what the picture does not cover.
-        if box.width < image.width || box.height < image.height {
-            image.pixels.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        let base = buffer.baseAddress!
+        clearBars(around: box, in: base, width: width, height: height, stride: stride)
+        var destination: [UnsafeMutablePointer<UInt8>?] = [base.assumingMemoryBound(to: UInt8.self).advanced(by: box.y * stride + box.x * 4), nil, nil, nil]
+        var strides: [Int32] = [Int32(stride), 0, 0, 0]
+        let sourcePlanes = withUnsafePointer(to: picture.pointee.data) {
+            $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
         }
-        let stride = Int32(image.stride)
-        try image.pixels.withUnsafeMutableBytes { raw in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                .advanced(by: box.y * image.stride + box.x * 4), nil, nil, nil]
-            var strides: [Int32] = [stride, 0, 0, 0]
-            let sourcePlanes = withUnsafePointer(to: picture.pointee.data) {
-                $0.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
+        let sourceStrides = withUnsafePointer(to: picture.pointee.linesize) {
+            $0.withMemoryRebound(to: Int32.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
+        }
+        let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.height, &destination, &strides)
+        try AVError.check(rows, "sws_scale")
+    }
+
+    /// Black where the picture's box does not reach: the rows above and below it, and either side.
+    private func clearBars(around box: (x: Int, y: Int, width: Int, height: Int), in base: UnsafeMutableRawPointer,
+                           width: Int, height: Int, stride: Int) {
+        guard box.width < width || box.height < height else { return }
+        let top = max(0, min(box.y, height)), bottom = max(top, min(box.y + box.height, height))
+        let left = max(0, min(box.x, width)), right = max(left, min(box.x + box.width, width))
+        for row in 0..<height {
+            let line = base + row * stride
+            if row < top || row >= bottom {
+                line.initializeMemory(as: UInt8.self, repeating: 0, count: width * 4)
+            } else {
+                if left > 0 { line.initializeMemory(as: UInt8.self, repeating: 0, count: left * 4) }
+                if right < width { (line + right * 4).initializeMemory(as: UInt8.self, repeating: 0, count: (width - right) * 4) }
             }
-            let sourceStrides = withUnsafePointer(to: picture.pointee.linesize) {
-                $0.withMemoryRebound(to: Int32.self, capacity: 8) { Array(UnsafeBufferPointer(start: $0, count: 8)) }
-            }
-            let rows = sws_scale(context, sourcePlanes, sourceStrides, 0, source.height, &destination, &strides)
-            try AVError.check(rows, "sws_scale")
         }
     }
 }
