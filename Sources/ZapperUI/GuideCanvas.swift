@@ -30,11 +30,12 @@ final class GuideCanvas {
         let painter = painter(cr)
         let old = shown
         shown = content
-        guard let old, let plan = Self.plan(from: old, to: content) else {
+        let frame = layout.guideGrid()
+        // More rows than this screen's layout has (content laid out for another size): drawn whole.
+        guard let old, content.rows.count <= frame.rows.count, let plan = Self.plan(from: old, to: content) else {
             painter.guideRegion(layout.screen, content, logo: logo)
             return
         }
-        let frame = layout.guideGrid()
         if !plan.moves.isEmpty { move(plan.moves, rows: frame.rows) }
         var regions = plan.rows.map { frame.rows[$0] }
         if plan.details { regions.append(painter.guideDetailsBounds(frame)) }
