@@ -13,8 +13,10 @@ public protocol Screen: AnyObject {
     func compose(_ layers: [OverlayLayer]) throws -> Bool
     /// What the screen shows now, as a PNG at `path`.
     func snapshot(to path: String) throws
-    /// Mean brightness of the picture (0…255; for `--trace-frames`).
+    /// Mean brightness of the picture the last `show` put up (0…255; for `--trace-frames`),
+    /// read between that `show` and the next `compose`.
     var videoLuma: Int { get }
-    /// A cheap fingerprint of the picture under the overlay (`PictureWatch`); nil before any.
+    /// A cheap fingerprint of the picture the last `show` put up, without the overlay
+    /// (`PictureWatch`), read between that `show` and the next `compose`; nil otherwise.
     var videoSignature: PictureSignature? { get }
 }
