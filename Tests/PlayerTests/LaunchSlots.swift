@@ -6,8 +6,11 @@ import Synchronization
 /// them than the two cores can carry would make every one of them late. A test waits
 /// for a place before its zapper starts (its timings start after that), suspended,
 /// holding no thread; a test that must have the machine's zapper time to itself (the
-/// A/V measurement) takes every place. A test starts its zappers one after another (one
-/// waiting for a place while its last still holds one could wait behind a test that needs all).
+/// A/V measurement) takes every place, and only when no test waits for a single one:
+/// it runs once the others have had their zappers (at the end of a run), instead of
+/// leaving the cores idle in the middle while the tests queued behind it wait. A test
+/// starts its zappers one after another (one waiting for a place while its last still
+/// holds one would wait behind a test that needs all).
 actor LaunchSlots {
     static let zappers = LaunchSlots(count: 5)
     /// Set while a test holds every place (`exclusively`): its own zapper needs none.
@@ -15,8 +18,8 @@ actor LaunchSlots {
 
     let count: Int
     private var free: Int
-    /// In the order they came, each with the places it needs: a test waiting for every place
-    /// is not overtaken by the single places given back meanwhile.
+    /// In the order they came, each with the places it needs; those waiting for a single
+    /// place go before those waiting for every place.
     private var waiting: [(places: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     init(count: Int) {
@@ -25,7 +28,8 @@ actor LaunchSlots {
     }
 
     func take(_ places: Int = 1) async {
-        if waiting.isEmpty, free >= places {
+        let ahead = places < count ? waiting.contains { $0.places < count } : !waiting.isEmpty
+        if !ahead, free >= places {
             free -= places
             return
         }
@@ -34,9 +38,10 @@ actor LaunchSlots {
 
     func give(_ places: Int = 1) {
         free += places
-        while let first = waiting.first, first.places <= free {
-            free -= first.places
-            waiting.removeFirst().continuation.resume()
+        while let next = waiting.firstIndex(where: { $0.places < count }) ?? waiting.indices.first,
+              waiting[next].places <= free {
+            free -= waiting[next].places
+            waiting.remove(at: next).continuation.resume()
         }
     }
 
