@@ -245,11 +245,11 @@ public final class HLSLiveSession: Sendable {
                 let outcome = await fetch(segment, variant: variant, bandwidth: variants.isEmpty ? nil : variants[variant].bandwidth,
                                           estimator: &estimator)
                 // A stand-in's outcome says nothing of the playing variant.
-                if variant != current, case .failed(let failure, _) = outcome {
-                    report(.segmentFailed(sequence: segment.sequence, failure: failure))
+                if variant != current {
+                    if case .failed(let failure, _) = outcome { report(.segmentFailed(sequence: segment.sequence, failure: failure)) }
                     continue
                 }
-                guard variant == current, case .failed(let failure, let delivered) = outcome else {
+                guard case .failed(let failure, let delivered) = outcome else {
                     // A whole segment: this variant works (its backups may be tried again).
                     if case .whole = outcome, !variants.isEmpty {
                         working[rung] = current
