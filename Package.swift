@@ -9,7 +9,9 @@ import PackageDescription
 // `-O` in debug builds as in release, for the targets whose loops run over every pixel or
 // sample (the overlay's blend, loudness levelling, the picture watch): unoptimised, they cost
 // the debug player 2x its CPU (a core at 1920x1080), and the tests run debug builds side by
-// side on two cores (TestSupport: the tests' own pixel medians and tone detectors).
+// side on two cores (TestSupport: the tests' own pixel medians and tone detectors; UITests:
+// their checks of every pixel, which unoptimised held both of the test process's cooperative
+// threads for 20 s and more, so that the loopback tests beside them missed their deadlines).
 // `-enable-testing` stays (debug builds pass it): `@testable import` works.
 let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
@@ -151,9 +153,10 @@ let package = Package(
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
         .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),
-        .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI", "TestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI", "TestSupport"], exclude: ["Goldens"],
+                    swiftSettings: optimisedInDebug),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
-        .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit"]),
+        .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit", "TestSupport"]),
         .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
         // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
         .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),

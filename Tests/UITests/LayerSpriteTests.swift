@@ -37,16 +37,16 @@ import ZapperCore
 
     @Test func aTurningSpinnerAndASlideDrawTheCardOnce() {
         let renderer = OverlayRenderer(width: 1920, height: 1080)
-        var sliding: Set<[UInt8]> = [], turning: Set<[UInt8]> = []
+        var sliding: Set<Int> = [], turning: Set<Int> = []
         for frame in 0..<6 {  // sliding in, the spinner turning
             let card = InterstitialCard(channel: Fixtures.nova, now: Fixtures.now, status: .loading(spinnerPhase: (Double(frame) + 0.5) / 12))
             renderer.render([.interstitial(card, appearance: Double(frame + 1) / 10)])
-            sliding.insert(renderer.image().pixels)
+            sliding.insert(Self.digest(renderer.image()))
         }
         for spoke in 0..<12 {  // in place, a spoke further each time
             let card = InterstitialCard(channel: Fixtures.nova, now: Fixtures.now, status: .loading(spinnerPhase: (Double(spoke) + 0.5) / 12))
             renderer.render([.interstitial(card, appearance: 1)])
-            turning.insert(renderer.image().pixels)
+            turning.insert(Self.digest(renderer.image()))
         }
         #expect(sliding.count == 6 && turning.count == 12, "every frame moved the card or turned its spinner")
         #expect(renderer.spriteCount == 1)
@@ -56,6 +56,13 @@ import ZapperCore
             renderer.render([.interstitial(card, appearance: 1)])
         }
         #expect(renderer.spriteCount == 8)
+    }
+
+    /// A hash of every byte of the picture (the standard library's, over the bytes at once).
+    private static func digest(_ image: ARGBImage) -> Int {
+        var hasher = Hasher()
+        image.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
     }
 
     private func picture(_ layers: [OverlayLayer]) -> ARGBImage {
