@@ -87,7 +87,7 @@ public enum Tool {
         }
     }
 
-    public struct Output {
+    public struct Output: Sendable {
         public var status: Int32
         public var stdout: Data
         public var stderr: String

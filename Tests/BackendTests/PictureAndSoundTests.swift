@@ -45,7 +45,7 @@ struct PictureAndSoundTests {
         #expect(aspectFit(source: (640, 480), target: (1920, 1080)) == (240, 0, 1440, 1080))
     }
 
-    @Test func pictureIsScaledIntoTheFrameWithBlackBarsAndSavedAsPNG() throws {
+    @Test func pictureIsScaledIntoTheFrameWithBlackBarsAndSavedAsPNG() async throws {
         let blue = try channel(3)
         let decoded = try decodeNewest(channel: 3, rendition: "720p")
         let picture = try #require(decoded.pictures.dropFirst(15).first)  // mid-second, away from any flash
@@ -62,7 +62,7 @@ struct PictureAndSoundTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try PNGWriter.write(pixels: frame.pixels, width: frame.width, height: frame.height, stride: frame.stride, to: path)
         // Read back with ffmpeg: the same pixels.
-        let back = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        let back = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         #expect(back.status == 0 && back.stdout.count == 1080 * 1080 * 3)
         let offset = (560 * 1080 + 40) * 3
         #expect(Array(back.stdout[offset..<offset + 3]) == [frame.rgb(x: 40, y: 560).0, frame.rgb(x: 40, y: 560).1, frame.rgb(x: 40, y: 560).2])

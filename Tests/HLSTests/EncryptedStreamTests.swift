@@ -88,7 +88,7 @@ extension HLSLiveSessionTests {
     }
 
     @Test func aKeyThatCannotBeFetchedFailsItsSegmentNamingTheKey() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "\(Self.encryptedChannel):segment-404"])
+        let origin = try await OriginProcess.start(arguments: ["--fault", "\(Self.encryptedChannel):segment-404"])
         defer { origin.stop() }
         let (session, recorder, consumer) = play(encryptedURL(origin))
         defer { session.cancel(); consumer.cancel() }

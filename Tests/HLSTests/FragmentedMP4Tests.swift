@@ -40,7 +40,7 @@ extension HLSLiveSessionTests {
         }
         let failures = recorder.events.withLock { $0.filter { if case .segmentFailed = $0 { true } else { false } } }
         #expect(failures.isEmpty, "\(failures.map(\.line))")
-        let initSection = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(Self.fragmentedChannel)/fmp4/240p/init.mp4")
+        let initSection = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(Self.fragmentedChannel)/fmp4/240p/init.mp4")
         #expect(initSection.status == 200 && Array(initSection.body.dropFirst(4).prefix(4)) == Array("ftyp".utf8))
         let deliveries = recorder.deliveries.withLock { $0 }
         for (sequence, bytes) in fetched().prefix(2) {
@@ -71,7 +71,7 @@ extension HLSLiveSessionTests {
     }
 
     @Test func anInitSectionIsFetchedOncePerURIAndRange() async throws {
-        let origin = try OriginProcess()
+        let origin = try await OriginProcess.start()
         let sections = InitSections(fetcher: .shared)
         let whole = HLSInitSection(uri: fragmentedURL(origin, "240p/init.mp4"), byteRange: nil)
         let head = HLSInitSection(uri: whole.uri, byteRange: HLSByteRange(length: 8, offset: 0))

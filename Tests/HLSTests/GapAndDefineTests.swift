@@ -29,7 +29,7 @@ extension HLSLiveSessionTests {
     /// them, every sequence number accounted for.
     @Test func gapSegmentsAreNeverFetched() async throws {
         let origin = try OriginProcess.shared.get()
-        let gap = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/gap/240p/\(Int64(Date().timeIntervalSince1970 / 2) / 4 * 4 - 3).ts")
+        let gap = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/gap/240p/\(Int64(Date().timeIntervalSince1970 / 2) / 4 * 4 - 3).ts")
         #expect(gap.status == 404)  // a gap's URI is not there to fetch
         let (session, recorder, consumer) = play(shapesURL(origin, "gap/master.m3u8"))
         defer { session.cancel(); consumer.cancel() }
@@ -87,8 +87,8 @@ extension HLSLiveSessionTests {
     @Test func aDefinedChannelPlaysItsSegments() async throws {
         let origin = try OriginProcess.shared.get()
         let sequence = Int64(Date().timeIntervalSince1970 / 2) - 2
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/define/240p/\(sequence).ts").status == 403)
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/define/240p/index.m3u8").status == 403)
+        #expect(try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/define/240p/\(sequence).ts").status == 403)
+        #expect(try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/define/240p/index.m3u8").status == 403)
         let (session, recorder, consumer) = play(shapesURL(origin, "define/login.m3u8"))
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("three segments", seconds: 60) { recorder.deliveries.withLock { $0.count } >= 3 }

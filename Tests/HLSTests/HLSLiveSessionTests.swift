@@ -110,23 +110,23 @@ struct HLSLiveSessionTests {
     }
 
     @Test func missingSegmentsAreSkippedAndPlaybackGoesOn() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "1:segment-404"])
+        let origin = try await OriginProcess.start(arguments: ["--fault", "1:segment-404"])
         defer { origin.stop() }
         let (session, recorder, consumer) = play(channelURL(origin))
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("failed segments") { recorder.count { if case .segmentFailed = $0 { true } else { false } } >= 3 }
         #expect(recorder.deliveries.withLock { $0.isEmpty })
-        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        _ = try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
         try await recorder.waitFor("segments after the fault cleared") { recorder.deliveries.withLock { $0.count } >= 2 }
     }
 
     @Test func anOutageIsRetriedUntilTheChannelIsBack() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "1:outage"])
+        let origin = try await OriginProcess.start(arguments: ["--fault", "1:outage"])
         defer { origin.stop() }
         let (session, recorder, consumer) = play(channelURL(origin))
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("retries") { recorder.count { if case .playlistFailed = $0 { true } else { false } } >= 2 }
-        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        _ = try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
         try await recorder.waitFor("recovery") { recorder.count { if case .playlistRecovered = $0 { true } else { false } } >= 1 }
         try await recorder.waitFor("segments after the outage") { recorder.deliveries.withLock { $0.count } >= 2 }
         // Backoff: not a tight loop while the channel was out.
@@ -134,15 +134,15 @@ struct HLSLiveSessionTests {
     }
 
     @Test func aStalledPlaylistIsNoticedAndFollowedAgainWhenItMoves() async throws {
-        let origin = try OriginProcess()
+        let origin = try await OriginProcess.start()
         defer { origin.stop() }
         let (session, recorder, consumer) = play(channelURL(origin))
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("first segments") { recorder.deliveries.withLock { $0.count } >= 3 }
-        _ = try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/1", body: "stall")
+        _ = try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/1", body: "stall")
         try await recorder.waitFor("the stall", seconds: 20) { recorder.count { if case .stalled = $0 { true } else { false } } == 1 }
         let during = recorder.deliveries.withLock { $0.count }
-        _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
+        _ = try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/1")
         try await recorder.waitFor("segments after the stall") { recorder.deliveries.withLock { $0.count } > during }
         // It came back near the live edge: the missed segments expired or were fetched, never out of order.
         let sequences = recorder.deliveries.withLock { $0.map(\.sequence) }
@@ -150,7 +150,7 @@ struct HLSLiveSessionTests {
     }
 
     @Test func aResetMidBodyDeliversWhatCameAndSaysSo() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "1:reset=0.3"])
+        let origin = try await OriginProcess.start(arguments: ["--fault", "1:reset=0.3"])
         defer { origin.stop() }
         let (session, recorder, consumer) = play(channelURL(origin))
         defer { session.cancel(); consumer.cancel() }
@@ -181,7 +181,7 @@ extension HLSLiveSessionTests {
             recorder.deliveries.withLock { $0.filter(\.bytes.isFinished).count } >= 3
         }
         for delivery in recorder.deliveries.withLock({ $0.filter(\.bytes.isFinished).prefix(3) }) {
-            let own = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/2/240p/\(delivery.sequence).ts").body
+            let own = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/2/240p/\(delivery.sequence).ts").body
             let copy = delivery.bytes.snapshot()
             var received: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 64 << 10)

@@ -55,7 +55,7 @@ extension HLSLiveSessionTests {
 extension HLSLiveSessionTests {
     /// A playlist paced to 50 bytes a second never trips the per-read timeout; its whole-body deadline does.
     @Test func aTricklingBodyFailsAtItsDeadline() async throws {
-        let origin = try OriginProcess(arguments: ["--fault", "3:bandwidth=50"])
+        let origin = try await OriginProcess.start(arguments: ["--fault", "3:bandwidth=50"])
         defer { origin.stop() }
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/3/240p/index.m3u8")!
         let started = Date()

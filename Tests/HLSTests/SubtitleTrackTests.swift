@@ -94,7 +94,7 @@ struct SubtitleTrackTests {
         // A segment from the middle of the window, as a video that started there would ask for: it
         // stays listed for half the window, however slowly the track starts (the oldest one may
         // be gone by then on a loaded machine, and is then rightly skipped).
-        let playlist = try RawHTTPConnection.fetch(port: origin.port, "GET", url.path).text
+        let playlist = try await RawHTTPConnection.fetch(port: origin.port, "GET", url.path).text
         let listed = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { Int64($0.dropLast(4)) }
         try #require(listed.count >= 3, "\(playlist)")
         let start = listed[listed.count / 2]
@@ -113,7 +113,7 @@ struct SubtitleTrackTests {
         let catalog = try Repo.catalog()
         let channel = try #require(catalog.channels.first { !$0.subtitleTracks.isEmpty })
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/\(channel.number)/subs-\(channel.subtitleTracks[0].language)/index.m3u8")!
-        let playlist = try RawHTTPConnection.fetch(port: origin.port, "GET", url.path).text
+        let playlist = try await RawHTTPConnection.fetch(port: origin.port, "GET", url.path).text
         let oldest = try #require(playlist.split(separator: "\n").first { !$0.hasPrefix("#") }.flatMap { Int64($0.dropLast(4)) })
         // Asked to start five segments before the window: those are gone.
         let (track, collected) = follow(url, startSequence: oldest - 5)

@@ -38,7 +38,7 @@ struct FleetLinkTests {
     let topics = MQTTTopics(prefix: "zapper", boxID: "unit")
 
     @Test func commandsReachThePlayerAndAFullQueueIsRefused() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let watch = try MQTTWatch(port: broker.port, topics: ["zapper/unit/#"])
         let player = Player()
         let link = try link(broker, player)
@@ -47,7 +47,7 @@ struct FleetLinkTests {
         #expect(await watch.first(seconds: 10) { $0.topic == availability && $0.text == "online" } != nil)
         // The loop answers nothing for now: 16 commands wait, the 17th is refused at once.
         for level in 0..<17 {
-            try MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "\(level)")
+            try await MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "\(level)")
         }
         let busy = await watch.first(seconds: 10) { $0.topic == reply }
         #expect(busy?.json?["reason"] as? String == "busy: 16 commands wait for the player already")
@@ -57,14 +57,14 @@ struct FleetLinkTests {
         #expect(await watch.first(seconds: 10) { $0.topic == reply && $0.json?["payload"] as? String == "15" }?
             .json?["result"] as? String == "done")
         // Room again: the next is handed over, and refused by the player with its reason.
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "9")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "9")
         let deadline = Date().addingTimeInterval(10)
         while player.held.withLock(\.isEmpty), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         player.answerAll(.refused("no channel 9 in the lineup"))
         #expect(await watch.first(seconds: 10) { $0.topic == reply && $0.json?["command"] as? String == "tune" }?
             .json?["reason"] as? String == "no channel 9 in the lineup")
         // reload is the link's own: answered, then handed to the hook.
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("reload"), payload: "")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("reload"), payload: "")
         #expect(await watch.first(seconds: 10) { $0.topic == reply && $0.json?["command"] as? String == "reload" } != nil)
         let reloadDeadline = Date().addingTimeInterval(5)
         while player.reloads.load(ordering: .relaxed) == 0, Date() < reloadDeadline { try await Task.sleep(for: .milliseconds(20)) }

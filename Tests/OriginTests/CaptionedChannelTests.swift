@@ -54,10 +54,10 @@ import TestSupport
 extension OriginOverHTTP {
     /// The origin's captions channel: its master names CC1 and SERVICE1, and every variant's H.264 carries A/53 captions.
     @Suite struct CaptionsOverHTTP {
-        @Test func theMasterNamesCC1AndEveryVariantCarriesCaptions() throws {
+        @Test func theMasterNamesCC1AndEveryVariantCarriesCaptions() async throws {
             let origin = try OriginProcess.shared.get()
             let channel = try #require(try Repo.catalog().channels.first { !$0.captionTracks.isEmpty })
-            let master = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/master.m3u8").text
+            let master = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/master.m3u8").text
             #expect(channel.captionTracks.map(\.instream) == ["CC1", "SERVICE1"])
             for track in channel.captionTracks {
                 #expect(master.contains("#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID=\"cc\",LANGUAGE=\"\(track.language)\",NAME=\"\(track.name)\",INSTREAM-ID=\"\(track.instream)\""),
@@ -66,13 +66,13 @@ extension OriginOverHTTP {
             let variants = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
             #expect(variants.count == VideoVariant.all.count && variants.allSatisfy { $0.contains("CLOSED-CAPTIONS=\"cc\"") }, "\(master)")
             for variant in VideoVariant.all {
-                let playlist = try RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/\(variant.name)/index.m3u8").text
+                let playlist = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/\(variant.name)/index.m3u8").text
                 let name = try #require(playlist.split(separator: "\n").last { !$0.hasPrefix("#") })
-                let segment = try Tool.temporaryFile(
+                let segment = try await Tool.temporaryFile(
                     RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/\(channel.number)/\(variant.name)/\(name)").body, suffix: ".ts")
                 defer { try? FileManager.default.removeItem(at: segment) }
                 // ffprobe's H.264 decoder reports the A/53 captions it finds in the SEI (once it has decoded the pictures).
-                let probe = try Tool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=closed_captions,width",
+                let probe = try await Tool.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=closed_captions,width",
                                                      "-of", "csv=p=0", segment.path])
                 let text = String(decoding: probe.stdout, as: UTF8.self)
                 #expect(text.contains("\(variant.width),1"), "\(variant.name): \(text) \(probe.stderr)")

@@ -18,17 +18,17 @@ extension OriginOverHTTP {
         catalog = try Repo.catalog()
     }
 
-    func get(_ path: String) throws -> RawHTTPConnection.Response {
-        try RawHTTPConnection.fetch(port: origin.port, "GET", path)
+    func get(_ path: String) async throws -> RawHTTPConnection.Response {
+        try await RawHTTPConnection.fetch(port: origin.port, "GET", path)
     }
 
-    func setFault(_ channel: Int, _ spec: String) throws {
-        let reply = try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: spec)
+    func setFault(_ channel: Int, _ spec: String) async throws {
+        let reply = try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: spec)
         #expect(reply.status == 200, "setting \(spec): \(reply.text)")
     }
 
-    func clearFaults(_ channel: Int) throws {
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
+    func clearFaults(_ channel: Int) async throws {
+        #expect(try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
     }
 
     /// URIs of a playlist (its non-tag lines).
@@ -42,8 +42,8 @@ extension OriginOverHTTP {
     }
 
     /// The newest segment's path of a channel's rendition.
-    func newestSegment(channel: Int, rendition: String) throws -> String {
-        let playlist = try get("/ch/\(channel)/\(rendition)/index.m3u8")
+    func newestSegment(channel: Int, rendition: String) async throws -> String {
+        let playlist = try await get("/ch/\(channel)/\(rendition)/index.m3u8")
         #expect(playlist.status == 200)
         return "/ch/\(channel)/\(rendition)/" + (uris(playlist.text).last ?? "missing")
     }
@@ -56,10 +56,10 @@ extension OriginOverHTTP {
         var sample_rate: String?
     }
 
-    func probe(_ bytes: [UInt8]) throws -> [Stream] {
+    func probe(_ bytes: [UInt8]) async throws -> [Stream] {
         let file = try Tool.temporaryFile(bytes, suffix: ".ts")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,codec_type,width,height,sample_rate",
+        let result = try await Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,codec_type,width,height,sample_rate",
                                               "-of", "json", file.path])
         #expect(result.status == 0, "ffprobe: \(result.stderr)")
         struct Probe: Decodable { var streams: [Stream] }
@@ -67,47 +67,47 @@ extension OriginOverHTTP {
     }
 
     /// Decodes a whole segment; returns what ffmpeg complained about.
-    func decodeErrors(_ bytes: [UInt8]) throws -> String {
+    func decodeErrors(_ bytes: [UInt8]) async throws -> String {
         let file = try Tool.temporaryFile(bytes, suffix: ".ts")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-f", "null", "-"])
+        let result = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-f", "null", "-"])
         return result.status == 0 ? result.stderr : "exit \(result.status): \(result.stderr)"
     }
 
     // MARK: playback path
 
-    @Test func masterToMediaToSegmentDecodes() throws {
-        let master = try get("/ch/3/master.m3u8")
+    @Test func masterToMediaToSegmentDecodes() async throws {
+        let master = try await get("/ch/3/master.m3u8")
         #expect(master.status == 200)
         #expect(master.headers["content-type"] == "application/vnd.apple.mpegurl")
         let variants = uris(master.text)
         #expect(variants == ["240p/index.m3u8", "720p/index.m3u8", "1080p/index.m3u8"])
         for (variant, size) in zip(variants, [(426, 240), (1280, 720), (1920, 1080)]) {
-            let media = try get("/ch/3/\(variant)")
+            let media = try await get("/ch/3/\(variant)")
             #expect(media.status == 200)
             #expect(media.text.contains("#EXT-X-TARGETDURATION:2"))
             #expect(media.text.contains("#EXT-X-PROGRAM-DATE-TIME:"))
             let segments = uris(media.text)
             #expect(segments.count == catalog.windowSegments)
             let segmentPath = "/ch/3/\(variant.replacingOccurrences(of: "index.m3u8", with: ""))\(segments.last!)"
-            let segment = try get(segmentPath)
+            let segment = try await get(segmentPath)
             #expect(segment.status == 200 && segment.ending == .complete)
-            let streams = try probe(segment.body)
+            let streams = try await probe(segment.body)
             let video = try #require(streams.first { $0.codec_type == "video" })
             #expect(video.codec_name == "h264" && video.width == size.0 && video.height == size.1)
             #expect(streams.contains { $0.codec_type == "audio" && $0.codec_name == "aac" && $0.sample_rate == "48000" })
-            #expect(try decodeErrors(segment.body) == "")
+            #expect(try await decodeErrors(segment.body) == "")
         }
     }
 
-    @Test func fullHDVariantHasARealisticBitrate() throws {
-        let master = try get("/ch/1/master.m3u8").text
+    @Test func fullHDVariantHasARealisticBitrate() async throws {
+        let master = try await get("/ch/1/master.m3u8").text
         let line = try #require(master.split(separator: "\n").first { $0.contains("RESOLUTION=1920x1080") })
         let average = try #require(line.split(separator: ",").first { $0.hasPrefix("AVERAGE-BANDWIDTH=") })
         let bitsPerSecond = try #require(Int(average.dropFirst("AVERAGE-BANDWIDTH=".count)))
         #expect((4_000_000...6_500_000).contains(bitsPerSecond), "1080p averages \(bitsPerSecond) bit/s")
         // And a segment really is that big: 2 s at 4+ Mbit/s is over 1 MB.
-        let segment = try get(try newestSegment(channel: 1, rendition: "1080p"))
+        let segment = try await get(try newestSegment(channel: 1, rendition: "1080p"))
         #expect(segment.body.count > 1_000_000)
     }
 
@@ -117,11 +117,11 @@ extension OriginOverHTTP {
         // passed between the two answers, bracketed by the clock around each request.
         let clock = ContinuousClock()
         let beforeFirst = clock.now
-        let first = try get("/ch/2/720p/index.m3u8").text
+        let first = try await get("/ch/2/720p/index.m3u8").text
         let afterFirst = clock.now
         try await Task.sleep(for: .milliseconds(4200))
         let beforeSecond = clock.now
-        let second = try get("/ch/2/720p/index.m3u8").text
+        let second = try await get("/ch/2/720p/index.m3u8").text
         let afterSecond = clock.now
         let a = try #require(mediaSequence(first))
         let b = try #require(mediaSequence(second))
@@ -138,14 +138,14 @@ extension OriginOverHTTP {
         }
     }
 
-    @Test func eachChannelShowsItsColourAndPlaysItsTone() throws {
+    @Test func eachChannelShowsItsColourAndPlaysItsTone() async throws {
         for channel in catalog.channels {
-            let segment = try get(try newestSegment(channel: channel.number, rendition: "240p"))
+            let segment = try await get(try newestSegment(channel: channel.number, rendition: "240p"))
             let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
             defer { try? FileManager.default.removeItem(at: file) }
 
             // Median colour of a frame (not a flash frame: take one mid-second).
-            let frame = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vf", "select=eq(n\\,15)",
+            let frame = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vf", "select=eq(n\\,15)",
                                                 "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
             try #require(frame.status == 0 && frame.stdout.count == 426 * 240 * 3, "\(frame.stderr)")
             let pixels = [UInt8](frame.stdout)
@@ -159,7 +159,7 @@ extension OriginOverHTTP {
             #expect(distance < 45, "channel \(channel.number) shows \(seen), expected \(channel.colour)")
 
             // The strongest of all the catalog's tones is this channel's.
-            let audio = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vn", "-ac", "1", "-ar", "48000",
+            let audio = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vn", "-ac", "1", "-ar", "48000",
                                                 "-f", "f32le", "-"])
             let samples = audio.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
             #expect(samples.count > 48_000)
@@ -170,30 +170,30 @@ extension OriginOverHTTP {
         }
     }
 
-    @Test func syncChannelFlashesAndBeepsTogetherEverySecond() throws {
+    @Test func syncChannelFlashesAndBeepsTogetherEverySecond() async throws {
         let sync = try #require(catalog.channels.first { $0.syncFlash != nil })
         let beep = try #require(sync.syncFlash)
-        let segment = try get(try newestSegment(channel: sync.number, rendition: "240p"))
+        let segment = try await get(try newestSegment(channel: sync.number, rendition: "240p"))
         let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
         defer { try? FileManager.default.removeItem(at: file) }
 
         // Flashes: frames whose mean luma is near white, at their presentation times.
-        let frames = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let frames = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         let bytes = [UInt8](frames.stdout)
         let frameSize = 426 * 240
         let means = stride(from: 0, to: bytes.count - frameSize + 1, by: frameSize).map { start in
             bytes[start..<start + frameSize].reduce(0) { $0 + Int($1) } / frameSize
         }
-        let videoTimes = try frameTimes(file, stream: "v:0")
+        let videoTimes = try await frameTimes(file, stream: "v:0")
         try #require(videoTimes.count == means.count)
         let flashes = means.indices.filter { means[$0] > 200 }.map { videoTimes[$0] }
         #expect(flashes.count == 2, "luma per frame: \(means)")
 
         // Beeps: the 10 ms windows with the most energy at the beep frequency.
-        let audio = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vn", "-ac", "1", "-ar", "48000",
+        let audio = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-vn", "-ac", "1", "-ar", "48000",
                                             "-f", "f32le", "-"])
         let samples = audio.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        let audioStart = try #require(try frameTimes(file, stream: "a:0").first)
+        let audioStart = try #require(try await frameTimes(file, stream: "a:0").first)
         let window = 48 * beep.beepMs
         let powers = stride(from: 0, to: samples.count - window, by: 48).map { start in
             (start, goertzelPower(Array(samples[start..<start + window]), frequency: Double(beep.beepHz), sampleRate: 48_000))
@@ -221,16 +221,16 @@ extension OriginOverHTTP {
     }
 
     /// Presentation times of the decoded frames of one stream.
-    func frameTimes(_ file: URL, stream: String) throws -> [Double] {
-        let result = try Tool.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "frame=pts_time",
+    func frameTimes(_ file: URL, stream: String) async throws -> [Double] {
+        let result = try await Tool.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "frame=pts_time",
                                               "-of", "csv=p=0", file.path])
         return String(decoding: result.stdout, as: UTF8.self).split(whereSeparator: \.isNewline)
             .compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))) }
     }
 
     /// The languages and start PTS of a segment's streams, in stream order.
-    func streamLanguages(_ file: URL) throws -> [(type: String, language: String?)] {
-        let result = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type:stream_tags=language",
+    func streamLanguages(_ file: URL) async throws -> [(type: String, language: String?)] {
+        let result = try await Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type:stream_tags=language",
                                               "-of", "json", file.path])
         struct Probe: Decodable {
             struct Stream: Decodable {
@@ -242,11 +242,11 @@ extension OriginOverHTTP {
         return try JSONDecoder().decode(Probe.self, from: result.stdout).streams.map { ($0.codec_type, $0.tags?["language"]) }
     }
 
-    @Test func secondAudioLanguageIsMuxedIntoEveryVariant() throws {
+    @Test func secondAudioLanguageIsMuxedIntoEveryVariant() async throws {
         let channels = catalog.channels.filter { $0.audio.count > 1 }
         #expect(channels.count >= 2)
         for channel in channels {
-            let master = try get("/ch/\(channel.number)/master.m3u8").text
+            let master = try await get("/ch/\(channel.number)/master.m3u8").text
             let audioLines = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") }
             #expect(audioLines.count == channel.audio.count)
             for (index, track) in channel.audio.enumerated() {
@@ -259,15 +259,15 @@ extension OriginOverHTTP {
             #expect(variants.count == 3 && variants.allSatisfy { $0.contains("AUDIO=\"audio\"") })
 
             for variant in VideoVariant.all {
-                let segment = try get(try newestSegment(channel: channel.number, rendition: variant.name))
+                let segment = try await get(try newestSegment(channel: channel.number, rendition: variant.name))
                 let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
                 defer { try? FileManager.default.removeItem(at: file) }
-                let audio = try streamLanguages(file).filter { $0.type == "audio" }
+                let audio = try await streamLanguages(file).filter { $0.type == "audio" }
                 #expect(audio.map(\.language) == channel.audio.map(\.streamLanguage), "\(variant.name) of channel \(channel.number)")
                 guard variant == VideoVariant.all[0] else { continue }
                 // Each audio stream plays its own track's tone.
                 for (index, track) in channel.audio.enumerated() {
-                    let pcm = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-map", "0:a:\(index)",
+                    let pcm = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", file.path, "-map", "0:a:\(index)",
                                                       "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
                     let samples = pcm.stdout.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
                     #expect(samples.count > 48_000)
@@ -283,9 +283,9 @@ extension OriginOverHTTP {
     /// SplitAudio: video-only variants and audio languages with playlists of their own,
     /// whose segments keep the muxed loop's timestamps (so the renditions line up).
     @Test(arguments: SplitAudio.channels)
-    func separateAudioRenditionsHaveTheirOwnPlaylists(number: Int) throws {
+    func separateAudioRenditionsHaveTheirOwnPlaylists(number: Int) async throws {
         let channel = try #require(catalog.channel(number: number))
-        let master = try get("/ch/\(number)/\(SplitAudio.masterFile)")
+        let master = try await get("/ch/\(number)/\(SplitAudio.masterFile)")
         #expect(master.status == 200)
         let audioLines = master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") }
         #expect(audioLines.count == channel.audio.count)
@@ -293,23 +293,23 @@ extension OriginOverHTTP {
         #expect(variants.count == 2 && variants.allSatisfy { $0.contains("AUDIO=\"aac\"") })
         #expect(uris(master.text) == ["split-video-240p/index.m3u8", "split-video-720p/index.m3u8"])
 
-        func firstTime(_ path: String, _ stream: String) throws -> (streams: [(type: String, language: String?)], time: Double?) {
-            let file = try Tool.temporaryFile(try get(path).body, suffix: ".ts")
+        func firstTime(_ path: String, _ stream: String) async throws -> (streams: [(type: String, language: String?)], time: Double?) {
+            let file = try await Tool.temporaryFile(try get(path).body, suffix: ".ts")
             defer { try? FileManager.default.removeItem(at: file) }
-            return (try streamLanguages(file), try frameTimes(file, stream: stream).first)
+            return await (try streamLanguages(file), try frameTimes(file, stream: stream).first)
         }
         // The same media sequence in every form.
-        let muxedPath = try newestSegment(channel: number, rendition: "240p")
+        let muxedPath = try await newestSegment(channel: number, rendition: "240p")
         let file = String(muxedPath.split(separator: "/").last ?? "")
-        let muxed = try firstTime(muxedPath, "v:0")
-        let video = try firstTime("/ch/\(number)/\(SplitAudio.videoFolder("240p"))/\(file)", "v:0")
+        let muxed = try await firstTime(muxedPath, "v:0")
+        let video = try await firstTime("/ch/\(number)/\(SplitAudio.videoFolder("240p"))/\(file)", "v:0")
         #expect(video.streams.map(\.type) == ["video"])
         #expect(video.time == muxed.time, "the video-only segment keeps the muxed one's timestamps")
         for (index, track) in channel.audio.enumerated() {
             let line = try #require(audioLines.first { $0.contains("LANGUAGE=\"\(track.language)\"") })
             #expect(line.contains("URI=\"\(SplitAudio.audioFolder(language: track.language))/index.m3u8\""))
             #expect(line.contains(index == 0 ? "DEFAULT=YES" : "DEFAULT=NO"))
-            let audio = try firstTime("/ch/\(number)/\(SplitAudio.audioFolder(language: track.language))/\(file)", "a:0")
+            let audio = try await firstTime("/ch/\(number)/\(SplitAudio.audioFolder(language: track.language))/\(file)", "a:0")
             #expect(audio.streams.map(\.type) == ["audio"] && audio.streams.first?.language == track.streamLanguage)
             // An audio segment starts within a frame or two of the picture's (its own cut points).
             let gap = try #require(audio.time) - (try #require(muxed.time))
@@ -317,11 +317,11 @@ extension OriginOverHTTP {
         }
     }
 
-    @Test func subtitlesAreLiveWebVTTAlignedWithTheVideo() throws {
+    @Test func subtitlesAreLiveWebVTTAlignedWithTheVideo() async throws {
         let channels = catalog.channels.filter { !$0.subtitleTracks.isEmpty }
         #expect(channels.count >= 2)
         for channel in channels {
-            let master = try get("/ch/\(channel.number)/master.m3u8").text
+            let master = try await get("/ch/\(channel.number)/master.m3u8").text
             #expect(master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.allSatisfy { $0.contains("SUBTITLES=\"subs\"") })
             for track in channel.subtitleTracks {
                 let folder = EncodeRecipe.subtitleDirectory(language: track.language)
@@ -332,8 +332,8 @@ extension OriginOverHTTP {
                 // (fetched again when the two loads straddle a new segment).
                 var subtitles = "", video = ""
                 for _ in 0..<3 {
-                    subtitles = try get("/ch/\(channel.number)/\(folder)/index.m3u8").text
-                    video = try get("/ch/\(channel.number)/240p/index.m3u8").text
+                    subtitles = try await get("/ch/\(channel.number)/\(folder)/index.m3u8").text
+                    video = try await get("/ch/\(channel.number)/240p/index.m3u8").text
                     if mediaSequence(subtitles) == mediaSequence(video) { break }
                 }
                 func shape(_ playlist: String) -> [String] {
@@ -345,7 +345,7 @@ extension OriginOverHTTP {
                 // The newest cue shows inside its video segment, 0.1 s after its first picture.
                 let name = try #require(uris(subtitles).last)
                 let sequence = try #require(Int64(name.dropLast(4)))
-                let cue = try get("/ch/\(channel.number)/\(folder)/\(name)")
+                let cue = try await get("/ch/\(channel.number)/\(folder)/\(name)")
                 #expect(cue.status == 200 && cue.headers["content-type"] == "text/vtt; charset=utf-8")
                 let lines = cue.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 #expect(lines.first == "WEBVTT")
@@ -359,10 +359,10 @@ extension OriginOverHTTP {
                 #expect(times.count == 2)
                 #expect(lines.contains(PlaylistWriter.cueText(channel: channel, track: track, sequence: sequence)), "\(cue.text)")
 
-                let segment = try get("/ch/\(channel.number)/240p/\(sequence).ts")
+                let segment = try await get("/ch/\(channel.number)/240p/\(sequence).ts")
                 let file = try Tool.temporaryFile(segment.body, suffix: ".ts")
                 defer { try? FileManager.default.removeItem(at: file) }
-                let pictures = try frameTimes(file, stream: "v:0")
+                let pictures = try await frameTimes(file, stream: "v:0")
                 let first = try #require(pictures.first), last = try #require(pictures.last)
                 let start = Double(ticks) / 90_000 + times[0]
                 let end = Double(ticks) / 90_000 + times[1]
@@ -372,20 +372,20 @@ extension OriginOverHTTP {
         }
     }
 
-    @Test func servesLineupGuideLogosAndTheChannelTable() throws {
-        let table = try get("/channels.json")
+    @Test func servesLineupGuideLogosAndTheChannelTable() async throws {
+        let table = try await get("/channels.json")
         #expect(try JSONDecoder().decode(ChannelCatalog.self, from: Data(table.body)) == catalog)
 
-        let lineup = try get("/demo.m3u").text
+        let lineup = try await get("/demo.m3u").text
         #expect(lineup.hasPrefix("#EXTM3U url-tvg=\"http://127.0.0.1:\(origin.port)/guide.xml\""))
         for channel in catalog.channels {
             #expect(lineup.contains("tvg-chno=\"\(channel.number)\""))
-            let logo = try get("/logos/\(channel.number).png")
+            let logo = try await get("/logos/\(channel.number).png")
             #expect(logo.status == 200 && logo.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
         }
 
         // XMLTV: every channel has a programme on now, and one next, with all fields.
-        let guide = try get("/guide.xml")
+        let guide = try await get("/guide.xml")
         let parsed = try GuideSummary(data: Data(guide.body))
         let now = Date()
         for channel in catalog.channels {
@@ -398,7 +398,7 @@ extension OriginOverHTTP {
         }
     }
 
-    @Test func keepAliveServesSeveralRequestsOnOneConnection() throws {
+    @Test func keepAliveServesSeveralRequestsOnOneConnection() async throws {
         let connection = try RawHTTPConnection(port: origin.port)
         let a = try connection.request("GET", "/ch/4/master.m3u8")
         let b = try connection.request("GET", "/ch/4/240p/index.m3u8")
@@ -407,11 +407,11 @@ extension OriginOverHTTP {
         #expect(c.body.isEmpty && c.contentLength == a.body.count)
     }
 
-    @Test func onlyLoopbackAndUnknownPathsAre404() throws {
-        #expect(try get("/ch/99/master.m3u8").status == 404)
-        #expect(try get("/ch/1/4k/index.m3u8").status == 404)
-        #expect(try get("/ch/1/1080p/1.ts").status == 404)  // long expired
-        #expect(try get("/etc/passwd").status == 404)
+    @Test func onlyLoopbackAndUnknownPathsAre404() async throws {
+        #expect(try await get("/ch/99/master.m3u8").status == 404)
+        #expect(try await get("/ch/1/4k/index.m3u8").status == 404)
+        #expect(try await get("/ch/1/1080p/1.ts").status == 404)  // long expired
+        #expect(try await get("/etc/passwd").status == 404)
     }
 }
 }

@@ -45,7 +45,7 @@ import TestSupport
     }
 
     @Test(arguments: [Int64(492), 495, 496])
-    func segmentsDecryptWithOpenSSL(sequence: Int64) throws {
+    func segmentsDecryptWithOpenSSL(sequence: Int64) async throws {
         let plain = Data((0..<(188 * 50)).map { UInt8(truncatingIfNeeded: $0 * 31) })
         let cipher = try SegmentEncryption.encrypt(plain, channel: 4, sequence: sequence)
         #expect(cipher.count == plain.count + 16 - plain.count % 16)
@@ -55,7 +55,7 @@ import TestSupport
         #expect(SegmentEncryption.iv(channel: 4, sequence: sequence) == iv)
         let file = try Tool.temporaryFile([UInt8](cipher), suffix: ".ts.enc")
         defer { try? FileManager.default.removeItem(at: file) }
-        let output = try Tool.run("openssl", ["enc", "-d", "-aes-128-cbc", "-K", hex(SegmentEncryption.key(channel: 4, period: period)),
+        let output = try await Tool.run("openssl", ["enc", "-d", "-aes-128-cbc", "-K", hex(SegmentEncryption.key(channel: 4, period: period)),
                                               "-iv", hex(iv), "-in", file.path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == plain)

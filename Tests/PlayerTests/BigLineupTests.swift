@@ -23,7 +23,7 @@ extension ZapperPlaybackTests {
 
     @Test func theBinaryPlaysAndChoosesFromTenThousandEntries() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/big.m3u?count=10000")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/big.m3u?count=10000")
         try #require(lineup.status == 200)
         let run = try await runZapper(lineup: lineup.text, arguments: ["--size", "640x360"], script: """
             wait-event first-frame 20000

@@ -22,9 +22,9 @@ struct CaptionPlaybackTests {
     }
 
     /// Of the screen's bottom third in a 1280x720 snapshot, the share of pixels far from the channel's colour.
-    func markedShare(_ path: String) throws -> Double {
+    func markedShare(_ path: String) async throws -> Double {
         let expected = try #require(try Repo.catalog().channel(number: Self.channel)?.rgb)
-        let raw = try Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vf", "crop=1280:240:0:480",
+        let raw = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-vf", "crop=1280:240:0:480",
                                           "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
         let bytes = [UInt8](raw.stdout)
@@ -79,7 +79,7 @@ struct CaptionPlaybackTests {
         let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(shots.count == 2)
         // A caption shows 3 s of its 5 s slot: 3.6 s after one began, the screen is between two.
-        let captioned = try markedShare(shots[0]), gap = try markedShare(shots[1])
+        let captioned = try await markedShare(shots[0]), gap = try await markedShare(shots[1])
         #expect(captioned > 0.005, "the bottom of the picture with a caption: \(captioned)")
         #expect(gap < 0.001, "the bottom of the picture between captions: \(gap)")
     }

@@ -15,7 +15,7 @@ extension ZapperPlaybackTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let json = folder.appendingPathComponent("report.json").path
         let state = folder.appendingPathComponent("state").path
-        let check = try Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path,
+        let check = try await Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path,
                                  ["check", "http://127.0.0.1:\(origin.port)/shapes/lineup.m3u", "--json", json, "--state-dir", state])
         let text = String(decoding: check.stdout, as: UTF8.self)
         #expect(check.status == 1, "some channels of the shapes lineup are dead on purpose: \(text) \(check.stderr)")
@@ -35,18 +35,18 @@ extension ZapperPlaybackTests {
         // The box with `hide-dead-channels` and that state: the three are out of the panel's list.
         let config = folder.appendingPathComponent("zapper.toml")
         try "hide-dead-channels = true\n".write(to: config, atomically: true, encoding: .utf8)
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         let run = try await runZapper(lineup: lineup.text, arguments: ["--config", config.path, "--state-dir", state, "--size", "320x180"],
                                       script: "wait-event first-frame 20000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("hide-dead-channels: 3 channels left out of the panel"), "\(run.stderr)")
     }
 
-    @Test func checkOfTheDemoLineupFindsEveryChannelPlaying() throws {
+    @Test func checkOfTheDemoLineupFindsEveryChannelPlaying() async throws {
         let origin = try OriginProcess.shared.get()
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-check-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: json) }
-        let check = try Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path,
+        let check = try await Tool.run(Repo.productsDirectory.appendingPathComponent("zapper").path,
                                  ["check", "http://127.0.0.1:\(origin.port)/demo.m3u", "--json", json, "--state-dir", "none"])
         let text = String(decoding: check.stdout, as: UTF8.self)
         #expect(check.status == 0, "\(text) \(check.stderr)")

@@ -27,7 +27,7 @@ final class ChromeDriver {
         process.standardInput = FileHandle.nullDevice
         try process.run()
         let deadline = Date().addingTimeInterval(20)
-        while (try? RawHTTPConnection.fetch(port: port, "GET", "/status"))?.status != 200 {
+        while await (try? RawHTTPConnection.fetch(port: port, "GET", "/status"))?.status != 200 {
             guard Date() < deadline else { throw Failure(description: "chromedriver did not answer on port \(port)") }
             try await Task.sleep(for: .milliseconds(100))
         }

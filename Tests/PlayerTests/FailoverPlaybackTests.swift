@@ -11,7 +11,7 @@ import ZapperCore
 extension ZapperPlaybackTests {
     @Test func redundantVariantsAndMergedSourcesPlay() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         try #require(lineup.status == 200)
         let zapper = try await LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180", "--channel", "\(OriginRouter.redundantNumber)"],
                                         script: """
@@ -28,8 +28,8 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [OriginRouter.redundantNumber, OriginRouter.mergedNumber],
                 "\(run.stderr)")
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("redundant.png").path, OriginRouter.redundantChannel))
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("merged.png").path, OriginRouter.mergedChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("redundant.png").path, OriginRouter.redundantChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("merged.png").path, OriginRouter.mergedChannel))
         // The dead host behind the redundant variant is not the viewer's business.
         #expect(!run.named(.loadFailed).contains { $0["channel"] as? Int == OriginRouter.redundantNumber }, "\(run.named(.loadFailed))")
         let failovers = run.named(.sourceFailover)

@@ -12,12 +12,12 @@ extension ZapperPlaybackTests {
 
     @Test(arguments: faults)
     func survivesAndRecoversFrom(fault: String) async throws {
-        let origin = try OriginProcess()
+        let origin = try await OriginProcess.start()
         defer { origin.stop() }
         let channel = 2
         let catalog = try Repo.catalog()
         let colour = try #require(catalog.channel(number: channel)?.rgb)
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
         let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360"], script: """
             wait-event first-frame 20000
             wait-event load-failed 40000
@@ -35,7 +35,7 @@ extension ZapperPlaybackTests {
         let recovery = try #require(names.lastIndex(of: .loadRecovered), "\(fault): \(run.stderr)")
         #expect(firstFailure < recovery)
         let path = try #require(run.named(.snapshot).first?["path"] as? String)
-        let seen = try medianColour(path)
+        let seen = try await medianColour(path)
         let distance = abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue))
         #expect(distance < 45, "\(fault): after recovery the snapshot median is \(seen)")
     }
@@ -46,7 +46,7 @@ extension PanelTests {
     /// fail (`load-failed`, `audio-failed`), and once it is cleared the picture and
     /// the sound come back on their own.
     @Test func separateAudioComesBackAfterAnOutage() async throws {
-        let origin = try OriginProcess()
+        let origin = try await OriginProcess.start()
         defer { origin.stop() }
         let channel = try #require(try Repo.catalog().channel(number: SplitAudio.channels[0]))
         let lineup = "#EXTM3U\n#EXTINF:-1 tvg-chno=\"\(channel.number)\",Split\nhttp://127.0.0.1:\(origin.port)/ch/\(channel.number)/\(SplitAudio.masterFile)\n"

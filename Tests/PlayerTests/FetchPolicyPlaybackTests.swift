@@ -17,7 +17,7 @@ extension ZapperPlaybackTests {
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("shot.png").path, 2))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("shot.png").path, 2))
     }
 
     @Test func blockedPrivateAddressesFailTheChannelWithTheirReason() async throws {

@@ -9,7 +9,7 @@ import ZapperCore
 /// the channel on screen.
 extension ZapperPlaybackTests {
     @Test func mqttAndHTTPTuneTheBoxAndPrometheusSeesItsZapsAndChannel() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let topics = MQTTTopics(prefix: "zapper", boxID: "fleet-box")
         let token = "fleet-box-token-51c2"
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-fleet-\(UUID().uuidString).toml")
@@ -35,10 +35,10 @@ extension ZapperPlaybackTests {
         // Over MQTT: once the box is connected (its retained state is there), tune 3.
         let watch = try MQTTWatch(port: broker.port, topics: [topics.state])
         #expect(await watch.first(seconds: 20) { $0.topic == topics.state } != nil, "no state from the box: \(zapper.stderrSoFar)")
-        #expect(try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "3").status == 0)
+        await #expect(try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "3").status == 0)
         #expect(await zapper.waitFor(.firstFrame, skipping: 1, seconds: 40), "\(zapper.stderrSoFar)")
         // Over HTTP: tune 5.
-        let tune = try RawHTTPConnection.fetch(port: port, "POST", "/command/tune", body: "5", headers: ["Authorization": "Bearer \(token)"])
+        let tune = try await RawHTTPConnection.fetch(port: port, "POST", "/command/tune", body: "5", headers: ["Authorization": "Bearer \(token)"])
         #expect(tune.status == 200, "\(tune.text)")
         #expect(await zapper.waitFor(.firstFrame, skipping: 2, seconds: 40), "\(zapper.stderrSoFar)")
 

@@ -70,8 +70,8 @@ extension ZapperPlaybackTests {
         #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
         #expect(run.named(.tune).last?["reason"] as? String == "next")
         let path = try #require(run.named(.snapshot).first?["path"] as? String)
-        #expect(try showsChannel(path, 3))
-        #expect(!isDark(try medianColour(path, crop: cardPanel)), "the card is gone")
+        #expect(try await showsChannel(path, 3))
+        #expect(try await !isDark(medianColour(path, crop: cardPanel)), "the card is gone")
     }
 
     @Test func aDeadChannelGetsTheErrorCardAndTheNextPressStillFlips() async throws {
@@ -109,9 +109,9 @@ extension ZapperPlaybackTests {
         #expect(card - press < 2_500, "the error card came \(card - press) ms after the press")
         let snapshots = run.named(.snapshot).compactMap { $0["path"] as? String }
         try #require(snapshots.count == 2)
-        #expect(isDark(try medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
-        #expect(try showsChannel(snapshots[0], 2), "over the last picture")
+        #expect(try await isDark(medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
+        #expect(try await showsChannel(snapshots[0], 2), "over the last picture")
         #expect(events.contains("first-frame 6"))
-        #expect(try showsChannel(snapshots[1], 6))
+        #expect(try await showsChannel(snapshots[1], 6))
     }
 }

@@ -39,7 +39,7 @@ extension ZapperPlaybackTests {
         #expect(run.named(.guideClosed).first?["reason"] as? String == "chosen")
         #expect(run.named(.tune).last?["channel"] as? Int == 2 && run.named(.firstFrame).last?["channel"] as? Int == 2)
         // The snapshot: the guide over the dimmed picture, not channel 1's red.
-        let seen = try medianColour(snapshot)
+        let seen = try await medianColour(snapshot)
         #expect(seen.0 < 90 && seen.1 < 90 && seen.2 < 90 && abs(seen.0 - seen.2) < 30, "median \(seen)")
         let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
         #expect(saved.contains("\"reminders\"") && saved.contains("\"start\" : \(reminder["start"] as? Int ?? -1)"), "\(saved)")

@@ -10,7 +10,7 @@ import ZapperCore
 extension ZapperPlaybackTests {
     @Test func anHTTPSChannelPlaysAndADowngradeIsRefused() async throws {
         let certificates = try TestCertificates.make()
-        let origin = try OriginProcess(arguments: ["--tls-cert", certificates.good.certificate,
+        let origin = try await OriginProcess.start(arguments: ["--tls-cert", certificates.good.certificate,
                                                    "--tls-key", certificates.good.key, "--tls-port", "0"])
         defer { origin.stop() }
         let port = try #require(origin.httpsPort)
@@ -35,7 +35,7 @@ extension ZapperPlaybackTests {
             """)
         #expect(run.status == 0, "\(run.stderr)")
         let path = try #require(run.named(.snapshot).first?["path"] as? String)
-        #expect(try showsChannel(path, 3))
+        #expect(try await showsChannel(path, 3))
         #expect(try strongestTone(leftSamples(run)) == Double(channel.audio[0].toneHz))
         let failed = try #require(run.named(.loadFailed).first, "\(run.stderr)")
         #expect(failed["channel"] as? Int == 2)

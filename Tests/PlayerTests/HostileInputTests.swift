@@ -15,7 +15,7 @@ extension ZapperPlaybackTests {
 
     @Test func hostileShapesFailTheirChannelAndTheBoxPlaysOn() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/hostile/lineup.m3u").text
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/hostile/lineup.m3u").text
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-hostile-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

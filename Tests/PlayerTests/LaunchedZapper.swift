@@ -188,7 +188,7 @@ final class LaunchedZapper {
     func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: EventName,
                clearingAfter seconds: Double) async throws -> Run {
         #expect(await waitFor(event, seconds: 25), "no \(event)")
-        #expect(try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
+        #expect(try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
         let (exit, eventsURL) = (self.exit, self.eventsURL)
         let (failed, cleared) = await withCheckedContinuation { (done: CheckedContinuation<(Bool, Int?), Never>) in
             Thread {

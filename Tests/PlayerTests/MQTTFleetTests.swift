@@ -41,7 +41,7 @@ struct MQTTFleetTests {
         // The demo's channels and one more nobody serves (port 9: refused at once).
         let demoCount = try Repo.catalog().channels.count, dead = demoCount + 1
         let lineup = try demoLineup() + "\n#EXTINF:-1 tvg-chno=\"\(dead)\",Dead One\nhttp://127.0.0.1:9/dead.m3u8\n"
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#", "homeassistant/#"])
         let config = try configFile(port: broker.port)
         defer { try? FileManager.default.removeItem(at: config) }
@@ -74,7 +74,7 @@ struct MQTTFleetTests {
 
         // tune: the channel changes (the event log's first frame, then the retained state).
         var mark = watch.messages.count
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "3 whatever the name")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "3 whatever the name")
         #expect(await waitForFirstFrame(of: 3, zapper, seconds: 25), "\(firstFrames(zapper))")
         let tuned = await watch.first(after: mark, seconds: 10) {
             $0.topic == state && $0.json?["channel"] as? Int == 3 && $0.json?["health"] as? String == "playing"
@@ -85,14 +85,14 @@ struct MQTTFleetTests {
 
         // volume: the retained state follows.
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "35")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "35")
         let louder = await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 35 }
         #expect(louder?.json?["muted"] as? Bool == false)
         #expect(zapper.events.contains { $0["event"] as? String == "volume" && $0["level"] as? Int == 35 })
 
         // A channel that fails: its load-failed on the event topic, and the state says failed and why.
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "\(dead)")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: "\(dead)")
         let event = topics.event
         let failedEvent = await watch.first(after: mark, seconds: 20) { $0.topic == event }?.json
         #expect(failedEvent?["event"] as? String == "load-failed" && failedEvent?["channel"] as? Int == dead, "\(String(describing: failedEvent))")
@@ -107,14 +107,14 @@ struct MQTTFleetTests {
                                         ("tune", "77", "no channel 77 in the lineup"),
                                         ("format", "now", "no command \"format\"")] {
             mark = watch.messages.count
-            try MosquittoBroker.publish(port: broker.port, topic: topics.command(verb), payload: payload)
+            try await MosquittoBroker.publish(port: broker.port, topic: topics.command(verb), payload: payload)
             let answer = await watch.first(after: mark, seconds: 10) { $0.topic == reply }
             #expect(answer?.json?["result"] as? String == "refused", "\(verb) \(payload)")
             #expect((answer?.json?["reason"] as? String)?.hasPrefix(reason) == true, "\(String(describing: answer?.text))")
         }
                 let huge = String(repeating: "9", count: 100_000)
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: huge)
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("tune"), payload: huge)
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == reply }?.json?["reason"] as? String
             == "a payload of 100000 bytes is over 4096")
         #expect(zapper.descriptorsAndThreads != nil, "still running")
@@ -138,7 +138,7 @@ struct MQTTFleetTests {
         let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--config", config.path, "--channel", "2", "--size", "320x180"],
                                         script: "wait-event first-frame 20000\n", environment: ["NOTIFY_SOCKET": systemd.name])
         #expect(await zapper.waitFor(.firstFrame, seconds: 25), "plays with no broker")
-        let broker = try MosquittoBroker(port: port)
+        let broker = try await MosquittoBroker.start(port: port)
         let watch = try MQTTWatch(port: port, topics: ["zapper/#"])
         let state = topics.state, availability = topics.availability, reply = topics.reply
         // Reconnection backs off from 1 s, doubling: within 1 + 2 + 4 + 8 s of the broker's start.
@@ -147,7 +147,7 @@ struct MQTTFleetTests {
 
         // screenshot: a PNG of the screen on the screenshot topic.
         var mark = watch.messages.count
-        try MosquittoBroker.publish(port: port, topic: topics.command("screenshot"), payload: "")
+        try await MosquittoBroker.publish(port: port, topic: topics.command("screenshot"), payload: "")
         let shot = await watch.first(after: mark, seconds: 10) { $0.topic == "zapper/\(Self.box)/screenshot" }
         #expect(shot.map { Array($0.payload.prefix(8)) } == [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "a PNG")
         #expect((shot?.payload.count ?? 0) > 1000)
@@ -156,13 +156,13 @@ struct MQTTFleetTests {
         // screenshot with a URL: the PNG is PUT there (the origin keeps uploads); a PUT that fails is a refusal.
         let origin = try OriginProcess.shared.get()
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
+        try await MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
                                     payload: "http://127.0.0.1:\(origin.port)/control/uploads/box.png")
         #expect(await watch.first(after: mark, seconds: 15) { $0.topic == reply }?.json?["result"] as? String == "done")
-        let uploaded = try RawHTTPConnection.fetch(port: origin.port, "GET", "/control/uploads/box.png")
+        let uploaded = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/control/uploads/box.png")
         #expect(uploaded.status == 200 && Array(uploaded.body.prefix(4)) == [0x89, 0x50, 0x4e, 0x47], "a PNG was uploaded")
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
+        try await MosquittoBroker.publish(port: port, topic: topics.command("screenshot"),
                                     payload: "{\"url\": \"http://127.0.0.1:\(origin.port)/control/uploads\"}")
         let failedUpload = await watch.first(after: mark, seconds: 15) { $0.topic == reply }?.json
         #expect(failedUpload?["result"] as? String == "refused")
@@ -172,18 +172,18 @@ struct MQTTFleetTests {
         // volume 50; the new run after the reload receives the retained one again as it subscribes,
         // flagged retained: refused, so the volume stays 50.
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "5", retain: true)
+        try await MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "5", retain: true)
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 5 } != nil)
-        try MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "50")
+        try await MosquittoBroker.publish(port: port, topic: topics.command("volume"), payload: "50")
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 50 } != nil)
 
         // Tune 4, then reload: the loop ends, zapper starts itself anew (same PID) and resumes channel 4.
-        try MosquittoBroker.publish(port: port, topic: topics.command("tune"), payload: "4")
+        try await MosquittoBroker.publish(port: port, topic: topics.command("tune"), payload: "4")
         #expect(await waitForFirstFrame(of: 4, zapper, seconds: 25))
         try await Task.sleep(for: .seconds(1))  // the state file is saved at most twice a second
         let pid = zapper.pid
         mark = watch.messages.count
-        try MosquittoBroker.publish(port: port, topic: topics.command("reload"), payload: "")
+        try await MosquittoBroker.publish(port: port, topic: topics.command("reload"), payload: "")
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == reply }?.json?["result"] as? String == "done")
         #expect(await watch.first(after: mark, seconds: 10) { $0.topic == availability && $0.text == "offline" } != nil,
                 "a clean stop says offline itself")
@@ -216,7 +216,7 @@ extension MQTTFleetTests {
         let certificates = try TestCertificates.make()
         defer { try? FileManager.default.removeItem(at: certificates.directory) }
         for (pair, trusted) in [(certificates.good, true), (certificates.wrongHost, false)] {
-            let broker = try MosquittoBroker(tls: pair)
+            let broker = try await MosquittoBroker.start(tls: pair)
             let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#"])
             let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-mqtts-\(UUID().uuidString).toml")
             defer { try? FileManager.default.removeItem(at: config) }
@@ -246,7 +246,7 @@ extension MQTTFleetTests {
     /// wrong password is refused by the broker, said, and tried again with backoff.
     @Test func aBrokerThatWantsAPasswordGetsTheConfiguredOne() async throws {
         let lineup = try demoLineup()
-        let broker = try MosquittoBroker(users: ["box": "s3cret"])
+        let broker = try await MosquittoBroker.start(users: ["box": "s3cret"])
         for (password, accepted) in [("s3cret", true), ("wrong", false)] {
             let watch = try MQTTWatch(port: broker.port, topics: ["zapper/#"])
             let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-auth-\(UUID().uuidString).toml")

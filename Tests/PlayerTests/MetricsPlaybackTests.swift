@@ -47,7 +47,7 @@ extension ZapperPlaybackTests {
     @Test func aScrapeOfTheRunningBinaryPassesPromtool() async throws {
         let (zapper, port, config) = try await zapperServingMetrics()
         defer { try? FileManager.default.removeItem(at: config) }
-        let scrape = try RawHTTPConnection.fetch(port: port, "GET", "/metrics")
+        let scrape = try await RawHTTPConnection.fetch(port: port, "GET", "/metrics")
         await zapper.kill()
         #expect(scrape.status == 200)
         #expect(scrape.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
@@ -61,7 +61,7 @@ extension ZapperPlaybackTests {
         #expect(text.contains("\nzapper_resident_memory_bytes ") && text.contains("\nzapper_cpu_seconds_total "), "\(text)")
         let file = try Tool.temporaryFile(Array(scrape.body), suffix: ".prom")
         defer { try? FileManager.default.removeItem(at: file) }
-        let check = try Tool.run("sh", ["-c", "promtool check metrics < '\(file.path)'"])
+        let check = try await Tool.run("sh", ["-c", "promtool check metrics < '\(file.path)'"])
         #expect(check.status == 0, "promtool check metrics: \(String(decoding: check.stdout, as: UTF8.self)) \(check.stderr)\n\(text)")
     }
 

@@ -29,8 +29,8 @@ extension ZapperPlaybackTests {
         #expect((gaps.max() ?? .max) < 500, "a picture stayed \(gaps.max() ?? 0) ms")
         #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2])
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("one.png").path, 1))
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("two.png").path, 2))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("one.png").path, 1))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("two.png").path, 2))
         // Said once, in our words, though the device is tried again every 5 s; ALSA's own text through our log, once.
         #expect(run.named(.soundLost).count == 1)
         #expect(run.stderr.components(separatedBy: "zapper: sound: none (").count == 2, "\(run.stderr)")

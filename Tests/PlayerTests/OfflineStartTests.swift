@@ -47,11 +47,11 @@ extension ZapperPlaybackTests {
         #expect(first.named(.offline).isEmpty, "online, yet: \(first.named(.offline))")
         // The badge's amber dot, where the layout puts it at this size.
         let dot = OverlayLayout(width: 960, height: 540).offlineDot().insetBy(dx: 2, dy: 2)
-        func amber(_ path: String) throws -> Bool {
-            let (red, green, blue) = try medianColour(path, crop: dot)
+        func amber(_ path: String) async throws -> Bool {
+            let (red, green, blue) = try await medianColour(path, crop: dot)
             return red > 200 && (130...230).contains(green) && blue < 110
         }
-        #expect(try !amber(online))
+        #expect(try await !amber(online))
 
         // The next boot: the lineup server is down, the copy plays and zapper says it is offline.
         server.goes(down: true)
@@ -62,7 +62,7 @@ extension ZapperPlaybackTests {
         #expect(await second.waitFor(.firstFrame, seconds: 30), "the copy did not play: \(second.stderrSoFar)")
         // The badge is up (the snapshot is taken before the server comes back: the script's next wait follows it).
         #expect(await second.waitFor(.snapshot, seconds: 30), "no snapshot: \(second.stderrSoFar)")
-        #expect(try amber(second.directory.appendingPathComponent("offline.png").path), "no offline badge on screen")
+        #expect(try await amber(second.directory.appendingPathComponent("offline.png").path), "no offline badge on screen")
         // The server is back: fetched again within a second or so, and the offline state ends.
         server.goes(down: false)
         let run = await second.finish()

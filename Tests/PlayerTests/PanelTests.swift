@@ -54,7 +54,7 @@ extension PanelTests {
         #expect(run.named(.audioFailed).isEmpty, "\(run.named(.audioFailed))")
         #expect(run.named(.audio).first?["language"] as? String == "de")
         let shot = try #require(run.named(.snapshot).first?["path"] as? String)
-        #expect(try playback.showsChannel(shot, 1))
+        #expect(try await playback.showsChannel(shot, 1))
 
         // English from the first frame on, Deutsch in the last seconds.
         let samples = pcm(run)
@@ -152,7 +152,7 @@ struct LockAndStateTests {
         let cue = try #require(run.named(.subtitle).first?["text"] as? String)
         #expect(cue.contains("en"), "\(cue)")
         let shot = try #require(run.named(.snapshot).first?["path"] as? String)
-        let top = try playback.medianColour(shot, crop: Rect(x: 400, y: 4, width: 224, height: 40))
+        let top = try await playback.medianColour(shot, crop: Rect(x: 400, y: 4, width: 224, height: 40))
         let expected = try #require(try Repo.catalog().channel(number: 1)?.rgb)
         #expect(abs(top.0 - Int(expected.red)) + abs(top.1 - Int(expected.green)) + abs(top.2 - Int(expected.blue)) < 60,
                 "the top of the screen is \(top), not the picture: fit, not fill")

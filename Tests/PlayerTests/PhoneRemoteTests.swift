@@ -12,9 +12,9 @@ extension ZapperPlaybackTests {
     func thePhonePageListsTunesFlipsAndShowsTheScreen() async throws {
         let token = "phone-remote-token-93be41"
         let (zapper, port) = try await zapperServingTheAPI(token: token)
-        let page = try RawHTTPConnection.fetch(port: port, "GET", "/remote")
+        let page = try await RawHTTPConnection.fetch(port: port, "GET", "/remote")
         #expect(page.status == 200 && page.headers["content-type"]?.hasPrefix("text/html") == true)
-        #expect(try RawHTTPConnection.fetch(port: port, "GET", "/channels").status == 401, "the list needs the token")
+        #expect(try await RawHTTPConnection.fetch(port: port, "GET", "/channels").status == 401, "the list needs the token")
 
         let browser = try await ChromeDriver()
         defer { browser.stop() }

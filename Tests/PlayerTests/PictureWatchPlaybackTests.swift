@@ -10,10 +10,10 @@ import ZapperCore
 /// test sees the fault.
 extension ZapperPlaybackTests {
     @Test func aFrozenPictureIsSeenAndTheChannelTunedAgain() async throws {
-        let origin = try OriginProcess()
+        let origin = try await OriginProcess.start()
         defer { origin.stop() }
         let channel = 3
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
         let config = try metricsConfig()
         defer { try? FileManager.default.removeItem(at: config) }
         let zapper = try await LaunchedZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360", "--config", config.path],
@@ -30,7 +30,7 @@ extension ZapperPlaybackTests {
         var counted = false
         let deadline = Date().addingTimeInterval(60)
         while !counted, Date() < deadline {
-            let text = (try? RawHTTPConnection.fetch(port: port, "GET", "/metrics").text) ?? ""
+            let text = await (try? RawHTTPConnection.fetch(port: port, "GET", "/metrics").text) ?? ""
             counted = text.contains(#"zapper_picture_faults_total{kind="frozen"} 1"#) && text.contains(#"zapper_tunes_total{reason="retry"} 1"#)
                 && text.contains(#"zapper_load_failures_total{reason="frozen-picture"} 1"#)
             if !counted { try await Task.sleep(for: .milliseconds(250)) }

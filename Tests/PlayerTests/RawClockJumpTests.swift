@@ -33,7 +33,7 @@ extension ZapperPlaybackTests {
 
         // After both jumps: the channel's picture, and its tone in the last two seconds.
         let path = try #require(run.named(.snapshot).first?["path"] as? String)
-        #expect(try showsChannel(path, OriginRouter.rawChannel))
+        #expect(try await showsChannel(path, OriginRouter.rawChannel))
         let left = leftSamples(run)
         #expect(left.count > (2 * span / 1000) * 48_000, "\(left.count / 48_000) s of sound")
         let last = Array(left.suffix(2 * 48_000))

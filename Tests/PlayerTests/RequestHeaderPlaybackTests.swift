@@ -8,7 +8,7 @@ import ZapperCore
 extension ZapperPlaybackTests {
     @Test func channelsThatNeedTheirLineupsHeadersPlay() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/guarded/lineup.m3u")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/guarded/lineup.m3u")
         try #require(lineup.status == 200)
         let zapper = try await LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180"], script: """
             wait-event first-frame 20000
@@ -30,7 +30,7 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2, 3])
         for (number, name) in [(1, "one"), (2, "two"), (3, "three")] {
-            #expect(try showsChannel(zapper.directory.appendingPathComponent("\(name).png").path, number))
+            #expect(try await showsChannel(zapper.directory.appendingPathComponent("\(name).png").path, number))
         }
         let failures = run.named(.loadFailed)
         #expect(failures.allSatisfy { $0["channel"] as? Int == 4 }, "\(failures)")

@@ -10,7 +10,7 @@ import ZapperCore
 extension ZapperPlaybackTests {
     @Test func gapAndDefineChannelsPlay() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         try #require(lineup.status == 200)
         // Eight seconds on the gap channel: every fourth 2 s segment is a gap, so two pass.
         let zapper = try await LaunchedZapper(lineup: lineup.text, arguments: ["--size", "320x180"], script: """
@@ -26,8 +26,8 @@ extension ZapperPlaybackTests {
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [1, 2], "\(run.stderr)")
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("gap.png").path, OriginRouter.gapChannel))
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("define.png").path, OriginRouter.defineChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("gap.png").path, OriginRouter.gapChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("define.png").path, OriginRouter.defineChannel))
         let failures = run.named(.loadFailed)
         // A gap's URI answers 404: no such failure means none was requested.
         #expect(!failures.contains { $0["kind"] as? String == "http-404" }, "\(failures)")
@@ -52,7 +52,7 @@ extension ZapperPlaybackTests {
 extension ZapperPlaybackTests {
     @Test func rawTSChannelsPlayAndTheRestFailAtOnce() async throws {
         let origin = try OriginProcess.shared.get()
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/shapes/lineup.m3u")
         try #require(lineup.status == 200)
         // Only the raw shapes: channels 3 (raw), 4 (drops), 5 (a page), 6 (a manifest), 7 (empty).
         let lines = lineup.text.split(separator: "\n").map(String.init)
@@ -77,9 +77,9 @@ extension ZapperPlaybackTests {
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [3, 4], "\(run.stderr)")
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("raw.png").path, OriginRouter.rawChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("raw.png").path, OriginRouter.rawChannel))
         // Past the drop of the connection it had when warm, and its reconnection.
-        #expect(try showsChannel(zapper.directory.appendingPathComponent("dropped.png").path, OriginRouter.rawDropChannel))
+        #expect(try await showsChannel(zapper.directory.appendingPathComponent("dropped.png").path, OriginRouter.rawDropChannel))
         let failures = run.named(.loadFailed)
         #expect(!failures.contains { [3, 4].contains($0["channel"] as? Int) }, "\(failures)")
         #expect(!run.named(.stalled).contains { [3, 4].contains($0["channel"] as? Int) }, "\(run.stderr)")

@@ -8,9 +8,9 @@ import TestSupport
 /// where they were after its first picture: nothing a flip opens outlives it.
 extension ZapperPlaybackTests {
     @Test func threeHundredFlipsLeaveNoFilesOrThreadsBehind() async throws {
-        let origin = try OriginProcess(arguments: [])
+        let origin = try await OriginProcess.start(arguments: [])
         defer { origin.stop() }
-        let lineup = try RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
+        let lineup = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/demo.m3u").text
         let presses = (0..<300).map { index -> String in
             switch index % 4 {
             case 0: "press KEY_CHANNELUP"
@@ -42,9 +42,9 @@ extension ZapperPlaybackTests {
         // Faults on and off meanwhile: a segment that 404s on 3, a slow origin on 5.
         for (round, (channel, fault)) in [(3, "segment-404"), (5, "delay=1500"), (3, "playlist-5xx")].enumerated() {
             try await Task.sleep(for: .seconds(round == 0 ? 5 : 6))
-            _ = try RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault)
+            _ = try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault)
             try await Task.sleep(for: .seconds(4))
-            _ = try RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)")
+            _ = try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)")
         }
         let after = try #require(await end ?? nil)
         let run = await zapper.finish()

@@ -17,7 +17,7 @@ struct WindowTests {
 
     /// (red, green, blue) medians of a rectangle of a PNG.
     func medianColour(_ png: URL, x: Int, y: Int, width: Int, height: Int) async throws -> (Int, Int, Int) {
-        let raw = try await ToolRun("ffmpeg", ["-v", "error", "-nostdin", "-i", png.path, "-vf", "crop=\(width):\(height):\(x):\(y)",
+        let raw = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", png.path, "-vf", "crop=\(width):\(height):\(x):\(y)",
                                                 "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         try #require(raw.status == 0 && !raw.stdout.isEmpty, "\(raw.stderr)")
         return medianRGB([UInt8](raw.stdout))

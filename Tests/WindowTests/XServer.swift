@@ -2,13 +2,6 @@ import Dispatch
 import Foundation
 import TestSupport
 
-/// Runs blocking work (a child process, a pipe read) on a Dispatch thread, never on Swift's pool.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
-    }
-}
-
 /// Starts `process` from a thread of its own whose signal mask is empty. A child inherits the
 /// mask of the thread that spawns it, and Swift's pool threads (Dispatch workers) block SIGTERM:
 /// a server started from one would never end on `terminate()`.
@@ -21,26 +14,6 @@ func startWithSignalsUnblocked(_ process: Process) async throws {
             continuation.resume(with: Result { try process.run() })
         }
         thread.start()
-    }
-}
-
-/// A tool's exit status and output (TestSupport's `Tool.run`), run off the pool.
-struct ToolRun: Sendable {
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-
-    init(_ name: String, _ arguments: [String]) async throws {
-        self = try await offPool {
-            let output = try Tool.run(name, arguments)
-            return ToolRun(status: output.status, stdout: output.stdout, stderr: output.stderr)
-        }
-    }
-
-    private init(status: Int32, stdout: Data, stderr: String) {
-        self.status = status
-        self.stdout = stdout
-        self.stderr = stderr
     }
 }
 
@@ -133,8 +106,8 @@ final class XServer: @unchecked Sendable {
     }
 
     /// A tool run with DISPLAY set to this server, off the pool, ended after 60 s at most.
-    func run(_ tool: String, _ arguments: [String]) async throws -> ToolRun {
-        try await ToolRun("env", ["DISPLAY=\(display)", "timeout", "60", tool] + arguments)
+    func run(_ tool: String, _ arguments: [String]) async throws -> Tool.Output {
+        try await Tool.run("env", ["DISPLAY=\(display)", "timeout", "60", tool] + arguments)
     }
 
     /// The whole screen as a PNG (`xwd -root`, converted by ffmpeg).
