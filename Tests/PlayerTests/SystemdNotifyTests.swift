@@ -9,7 +9,7 @@ import TestSupport
 /// picture.
 struct SystemdNotifyTests {
     /// A bound AF_UNIX datagram socket, read without blocking.
-    final class Listener {
+    final class Listener: Sendable {
         let descriptor: Int32
         let name: String
 
@@ -47,7 +47,7 @@ struct SystemdNotifyTests {
     }
 
     /// Runs zapper for about 1.5 s of loop with `environment` added; its messages, split into lines.
-    func run(listener: Listener, environment: [String: String]) throws -> (lines: [String], status: Int32, stderr: String) {
+    func run(listener: Listener, environment: [String: String]) async throws -> (lines: [String], status: Int32, stderr: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-notify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -59,25 +59,30 @@ struct SystemdNotifyTests {
         let process = Process()
         process.executableURL = Repo.productsDirectory.appendingPathComponent("zapper")
         process.arguments = ["--lineup", lineup.path, "--script", script.path, "--display", "offscreen",
-                             "--size", "320x180", "--audio-device", "null"]
+                             "--size", "320x180", "--audio-device", "null",
+                             // A state of its own: the machine's may hold another run's crash-loop record.
+                             "--state-dir", directory.appendingPathComponent("state").path]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stderr = Pipe()
         process.standardError = stderr
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var messages: [String] = []
-        while process.isRunning {
+        // Listened to off the pool (a second and a half of polling).
+        return try await offPool {
+            var messages: [String] = []
+            while process.isRunning {
+                messages += listener.drain()
+                Thread.sleep(forTimeInterval: 0.02)
+            }
             messages += listener.drain()
-            Thread.sleep(forTimeInterval: 0.02)
+            let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            return (messages.flatMap { $0.split(separator: "\n").map(String.init) }, process.terminationStatus, errors)
         }
-        messages += listener.drain()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (messages.flatMap { $0.split(separator: "\n").map(String.init) }, process.terminationStatus, errors)
     }
 
-    @Test func readyThenHeartbeatsAtHalfTheWatchdogThenStopping() throws {
+    @Test func readyThenHeartbeatsAtHalfTheWatchdogThenStopping() async throws {
         let listener = try Listener(abstract: false)
-        let run = try run(listener: listener, environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "400000"])
+        let run = try await run(listener: listener, environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "400000"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines.first == "READY=1", "\(run.lines)")
         #expect(run.lines.filter { $0 == "READY=1" }.count == 1)
@@ -88,9 +93,9 @@ struct SystemdNotifyTests {
         #expect((5...12).contains(heartbeats), "\(heartbeats) heartbeats: \(run.lines)")
     }
 
-    @Test func abstractSocketAndAnotherProcessesWatchdog() throws {
+    @Test func abstractSocketAndAnotherProcessesWatchdog() async throws {
         let listener = try Listener(abstract: true)
-        let run = try run(listener: listener, environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "400000",
+        let run = try await run(listener: listener, environment: ["NOTIFY_SOCKET": listener.name, "WATCHDOG_USEC": "400000",
                                                             "WATCHDOG_PID": "1"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.lines.first == "READY=1", "\(run.lines)")
