@@ -75,7 +75,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         let fetcher = HTTPFetcher.shared.with(channel.headers)
         self.fetcher = fetcher
         session = ChannelSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
-                                 variantCap: { tag.serial == nil ? 0 : nil }, isWarm: { tag.serial == nil }) { event in
+                                 variantCap: { tag.serial == nil ? 0 : nil }, isWarm: { tag.serial == nil },
+                                 masters: .shared) { event in
             switch event {
             case .masterLoaded(let master):
                 tracks.loaded(master)

@@ -23,6 +23,7 @@ public final class ChannelSession: SegmentSource {
     private let variantCap: @Sendable () -> Int?
     private let isWarm: @Sendable () -> Bool
     private let report: @Sendable (HLSEvent) -> Void
+    private let masters: KnownMasters?
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let hls = Mutex<HLSLiveSession?>(nil)
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
@@ -30,11 +31,13 @@ public final class ChannelSession: SegmentSource {
     public let segments: AsyncStream<HLSSegmentDelivery>
 
     /// `variantCap` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
-    /// tells a raw MPEG-TS stream to keep only its latest key frame on.
+    /// tells a raw MPEG-TS stream to keep only its latest key frame on. With `masters`, a master
+    /// playlist fetched lately for this URL and these headers is used without fetching it again.
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, isWarm: @escaping @Sendable () -> Bool = { false },
-                events: @escaping @Sendable (HLSEvent) -> Void) {
+                masters: KnownMasters? = nil, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.masters = masters
         self.fetcher = fetcher
         self.bufferedSeconds = bufferedSeconds
         self.variantCap = variantCap
@@ -62,6 +65,14 @@ public final class ChannelSession: SegmentSource {
 
     private func run() async {
         defer { continuation.finish() }
+        let key = KnownMasters.key(url, fetcher.headers)
+        if let masters, let remembered = masters.recall(key) {
+            report(.masterRemembered(url: url.absoluteString, age: remembered.age, stale: false))
+            guard await !followHLS(first: (remembered.text, remembered.url), remembered: true) else { return }
+            masters.forget(key)
+            if Task.isCancelled { return }
+            report(.masterRemembered(url: url.absoluteString, age: remembered.age, stale: true))
+        }
         var attempt = 0
         while !Task.isCancelled {
             let answer: FirstAnswer
@@ -81,7 +92,11 @@ public final class ChannelSession: SegmentSource {
             }
             if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
             switch answer {
-            case .playlist(let text, let answered): await followHLS(first: (text, answered))
+            case .playlist(let text, let answered):
+                if let masters, case .master? = try? HLSParser.parse(text, url: answered) {
+                    masters.remember(text, answered: answered, for: key)
+                }
+                await followHLS(first: (text, answered))
             case .mpegTS(let body):
                 report(.rawStream(url: body.url.absoluteString))
                 let continuation = self.continuation
@@ -91,13 +106,20 @@ public final class ChannelSession: SegmentSource {
         }
     }
 
-    private func followHLS(first: (text: String, url: URL)) async {
+    /// Follows the HLS stream from its first playlist; true when the session ended for good,
+    /// false when the remembered master it started from led nowhere (`HLSLiveSession.endedOnStaleMaster`).
+    @discardableResult
+    private func followHLS(first: (text: String, url: URL), remembered: Bool = false) async -> Bool {
         let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: bufferedSeconds, variantCap: variantCap,
-                                     firstAnswer: first, events: report)
+                                     firstAnswer: first, firstAnswerRemembered: remembered, events: report)
         if let hasRoom = room.withLock({ $0 }) { session.waitsForRoom(hasRoom) }
         hls.withLock { $0 = session }
-        guard !Task.isCancelled else { return session.cancel() }
+        guard !Task.isCancelled else {
+            session.cancel()
+            return true
+        }
         session.start()
         for await delivery in session.segments { continuation.yield(delivery) }
+        return !session.endedOnStaleMaster
     }
 }

@@ -6,6 +6,9 @@ public enum HLSEvent: Sendable, Equatable {
     /// The master playlist as loaded: its variants and their audio and
     /// subtitle renditions (`master.renditions(.subtitles, group: variant.subtitlesGroup)`).
     case masterLoaded(HLSMasterPlaylist)
+    /// The master was not fetched: the one fetched `age` seconds ago for this channel is used
+    /// (`KnownMasters`); `stale`: it led nowhere, and is fetched again.
+    case masterRemembered(url: String, age: Double, stale: Bool)
     case variantChosen(index: Int, bandwidth: Int, reason: String)
     case playlistFailed(url: String, failure: PlaybackFailure, attempt: Int)
     case playlistRecovered(url: String)
@@ -39,6 +42,9 @@ public enum HLSEvent: Sendable, Equatable {
         switch self {
         case let .masterLoaded(master):
             "master playlist: \(master.variants.count) variants; audio \(Self.languages(master, .audio)); subtitles \(Self.languages(master, .subtitles))"
+        case let .masterRemembered(url, age, stale):
+            stale ? "the master playlist remembered for \(url) leads nowhere now; fetching it again"
+                : "master playlist of \(url) as fetched \(Int(age)) s ago (not fetched again)"
         case let .variantChosen(index, bandwidth, reason): "variant \(index) (\(bandwidth / 1000) kbit/s): \(reason)"
         case let .playlistFailed(url, failure, attempt): "playlist \(url) failed (attempt \(attempt)): \(failure)"
         case let .playlistRecovered(url): "playlist \(url) is back"

@@ -32,6 +32,11 @@ public final class HLSLiveSession: Sendable {
     private let masterVariables: HLSVariables?
     /// The URL's answer, already read (`ChannelSession` reads it to know the stream's kind).
     private let firstAnswer: (text: String, url: URL)?
+    /// Whether `firstAnswer` is a master remembered from an earlier tune (`KnownMasters`): when
+    /// its first media playlist fails, the session ends at once (`endedOnStaleMaster`) instead of
+    /// retrying, for the master to be fetched afresh.
+    private let firstAnswerRemembered: Bool
+    private let staleMaster = Mutex(false)
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Whether the consumer has room for another segment (nil: always).
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
@@ -42,9 +47,10 @@ public final class HLSLiveSession: Sendable {
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
                 masterVariables: HLSVariables? = nil, firstAnswer: (text: String, url: URL)? = nil,
-                events: @escaping @Sendable (HLSEvent) -> Void) {
+                firstAnswerRemembered: Bool = false, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
         self.firstAnswer = firstAnswer
+        self.firstAnswerRemembered = firstAnswerRemembered && firstAnswer != nil
         self.masterVariables = masterVariables
         self.startSequence = startSequence
         self.leadSegments = leadSegments
@@ -73,6 +79,9 @@ public final class HLSLiveSession: Sendable {
         task.withLock { $0?.cancel() }
         continuation.finish()
     }
+
+    /// Whether the session ended because the remembered master it started from led nowhere.
+    public var endedOnStaleMaster: Bool { staleMaster.withLock { $0 } }
 
     public static func now() -> Double { HTTPFetcher.now() }
 
@@ -149,6 +158,7 @@ public final class HLSLiveSession: Sendable {
         var failures = 0
         var stallReported = false
         var cues = CueMemory()
+        var mediaLoaded = false
 
         while !Task.isCancelled {
             let loadStarted = Self.now()
@@ -164,10 +174,15 @@ public final class HLSLiveSession: Sendable {
                         throw HTTPFetcher.Failure(url: mediaURL.absoluteString, kind: .invalid, reason: "a master playlist where a media playlist was expected")
                     }
                     playlist = media
+                    mediaLoaded = true
                     standIns.reloaded()
                     if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
                     failures = 0
                 } catch {
+                    if firstAnswerRemembered, !mediaLoaded, !Task.isCancelled {
+                        staleMaster.withLock { $0 = true }
+                        return
+                    }
                     reloadURL = mediaURL
                     let failure = HTTPFailureKind.failure(error, url: mediaURL.absoluteString)
                     // A backup of the same variant first, at once (the viewer hears nothing of it);

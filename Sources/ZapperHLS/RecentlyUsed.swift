@@ -1,7 +1,8 @@
 import Synchronization
 
 /// A few values kept by key, the least recently used dropped first: keys
-/// and initialization sections of a live stream that rotates them for days.
+/// and initialization sections of a live stream that rotates them for days,
+/// the master playlists of channels tuned lately.
 final class RecentlyUsed<Key: Equatable & Sendable, Value: Sendable>: Sendable {
     private let capacity: Int
     /// Most recently used last.
@@ -26,6 +27,10 @@ final class RecentlyUsed<Key: Equatable & Sendable, Value: Sendable>: Sendable {
             entries.append((key, value))
             if entries.count > capacity { entries.removeFirst(entries.count - capacity) }
         }
+    }
+
+    func remove(_ key: Key) {
+        entries.withLock { $0.removeAll { $0.key == key } }
     }
 
     var count: Int { entries.withLock { $0.count } }
