@@ -69,6 +69,14 @@ extension Player {
             self.playback = playback
             playback.start()
         }
+        // Neighbours of the channel left behind stop now, not at the new one's first picture:
+        // their fetches would share the line with the tune's (its neighbours start after it shows).
+        if let wanted = wantedNeighbours(around: channel.number) {
+            for (neighbour, playback) in warm where !wanted.contains(neighbour) {
+                playback.stop(keepingSound: false)
+                warm[neighbour] = nil
+            }
+        }
     }
 
     private func makePlayback(_ channel: LineupChannel, serial: Int?) -> any ChannelStream {
@@ -101,16 +109,21 @@ extension Player {
         log.emit(.loadFailed(channel: channel, failure))
     }
 
-    /// Keeps the channels next to `number` warm, and only those.
-    func rewarm(around number: Int) {
-        guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return }
+    /// The channels to keep warm beside `number`; nil when none are kept (the setting, a lone channel).
+    private func wantedNeighbours(around number: Int) -> Set<Int>? {
+        guard options.warmNeighbours, let index = tuner.channels.firstIndex(of: number), tuner.channels.count > 1 else { return nil }
         let count = tuner.channels.count
         let quarantined = options.crashNotice?.quarantined ?? []
         let candidates = [tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]]
             .filter { !quarantined.contains($0) }
-        let wanted = Set(WarmNeighbours.allowed(candidates, playing: number, limit: options.config.network.connectionsPerHost) {
+        return Set(WarmNeighbours.allowed(candidates, playing: number, limit: options.config.network.connectionsPerHost) {
             channels[$0]?.playing(source: tuner.source(of: $0)).url.host?.lowercased()
         })
+    }
+
+    /// Keeps the channels next to `number` warm, and only those.
+    func rewarm(around number: Int) {
+        guard let wanted = wantedNeighbours(around: number) else { return }
         for (neighbour, playback) in warm where !wanted.contains(neighbour) {
             playback.stop(keepingSound: false)
             warm[neighbour] = nil

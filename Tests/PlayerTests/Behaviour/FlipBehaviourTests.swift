@@ -60,6 +60,23 @@ extension InProcess {
             #expect(harness.source.opened.filter { !$0.warm }.map(\.channel) == [2], "channel 3 was tuned cold: \(harness.source.opened)")
         }
 
+        /// A typed channel away from the neighbours: they stop at the press (their fetches would
+        /// share the line with the tune's), and the new channel's come once it shows.
+        @Test func theOldNeighboursStopAtATuneAndTheNewOnesComeAfterItShows() throws {
+            let harness = try PlayerHarness(Self.channels { number, script in if number == 5 { script.firstPictureAfter = 1000 } }, start: 2)
+            harness.run(until: .firstFrame)
+            harness.run(milliseconds: 100)
+            #expect(harness.source.warmNow == [1, 3])
+            let mark = harness.log.count
+            harness.press("KEY_5")
+            harness.run(until: .tune, after: mark)
+            harness.run(milliseconds: 100)
+            #expect(harness.source.warmNow.isEmpty, "neighbours of 2 still warm during the tune: \(harness.source.warmNow)")
+            harness.run(until: .firstFrame, after: mark)
+            harness.run(milliseconds: 100)
+            #expect(harness.source.warmNow == [4, 6])
+        }
+
         /// A provider that allows two connections at once: the playing channel and the next one
         /// (all the scripted channels share a host); with one, no neighbour is kept warm and a
         /// flip is a cold tune that still plays.

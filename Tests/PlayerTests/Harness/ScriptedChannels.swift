@@ -93,6 +93,11 @@ final class ScriptedChannelSource: ChannelSource, @unchecked Sendable {
         }
     }
 
+    /// The channels kept warm now: opened warm, not promoted, not stopped.
+    var warmNow: Set<Int> {
+        lock.withLock { Set(streams.filter { !$0.isStopped && $0.isWarm }.map(\.channel.number)) }
+    }
+
     private func countTune(_ url: URL) -> Int {
         lock.withLock {
             tunes[url, default: 0] += 1
@@ -149,6 +154,7 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
 
     var serial: Int { lock.withLock { tuneSerial ?? 0 } }
     var isStopped: Bool { lock.withLock { stopped } }
+    var isWarm: Bool { lock.withLock { tuneSerial == nil } }
 
     func start() {
         lock.withLock { if tuneSerial != nil { begin() } }
