@@ -48,14 +48,16 @@ final class LogoStore: @unchecked Sendable {
     /// or failed less than `retryAfter` ago (as for a kept copy on show).
     func png(for channel: LineupChannel) -> [UInt8]? {
         guard let url = channel.logo else { return nil }
+        // A failed try waits `retryAfter` from when it started, however long it took to fail.
+        let started = now()
         let (known, fetch) = lock.withLock { () -> ([UInt8]?, Bool) in
             if let bytes = logos[url] {
-                guard copies.contains(url), let until = failedUntil[url], now() >= until else { return (bytes, false) }
-                failedUntil[url] = now().advanced(by: retryAfter)  // one try at a time
+                guard copies.contains(url), let until = failedUntil[url], started >= until else { return (bytes, false) }
+                failedUntil[url] = started.advanced(by: retryAfter)  // one try at a time
                 return (bytes, true)
             }
             if let until = failedUntil[url] {
-                guard now() >= until else { return (nil, false) }
+                guard started >= until else { return (nil, false) }
                 failedUntil[url] = nil
                 asked.remove(url)
             }
@@ -67,7 +69,7 @@ final class LogoStore: @unchecked Sendable {
                     let bytes = try await loader.bytes(url, limit: Self.logoLimit)
                     self?.keep(bytes, for: url)
                 } catch {
-                    self?.failed(url, channel: channel, error: error)
+                    self?.failed(url, channel: channel, startedAt: started, error: error)
                 }
             }
         }
@@ -95,9 +97,9 @@ final class LogoStore: @unchecked Sendable {
         }
     }
 
-    private func failed(_ url: URL, channel: LineupChannel, error: any Error) {
+    private func failed(_ url: URL, channel: LineupChannel, startedAt started: ContinuousClock.Instant, error: any Error) {
         let (first, shown) = lock.withLock { () -> (Bool, Bool) in
-            failedUntil[url] = now().advanced(by: retryAfter)
+            failedUntil[url] = started.advanced(by: retryAfter)
             return (said.insert(url).inserted, logos[url] != nil)
         }
         let copy = shown ? nil : loader.keptCopy(of: url, limit: Self.logoLimit)
