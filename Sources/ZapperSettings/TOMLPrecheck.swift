@@ -6,13 +6,32 @@
 /// - a `}` inside an array (`a = [}`, `a = [1, }`): no valid TOML closes an array with it;
 /// - a date then a space and one lone digit (`2024-01-01 7`, `0pin-nh-2= 8#`): toml++ reads
 ///   on for a time past the value's end; no valid TOML has it (a time needs HH:MM).
+/// - a control character other than tab, LF and CR anywhere (`0pin-nh-2= 8` then U+000B):
+///   TOML allows none, not even in strings or comments, and toml++ read on past such a
+///   value's end into an assertion.
 /// The text is read once, stepping over strings and comments as toml++ does, and
 /// the first such shape is reported as the parse error it is, with its line.
 enum TOMLPrecheck {
     /// The 1-based line and message of the first shape toml++ would assert on, if any.
     static func firstProblem(in text: String) -> (line: Int, message: String)? {
-        var scan = Scan(Array(text.unicodeScalars))
+        let scalars = Array(text.unicodeScalars)
+        if let problem = controlCharacter(in: scalars) { return problem }
+        var scan = Scan(scalars)
         return scan.run()
+    }
+
+    /// The first control character TOML does not allow (all but tab, LF and CR), with its line.
+    static func controlCharacter(in scalars: [Unicode.Scalar]) -> (line: Int, message: String)? {
+        var line = 1
+        for scalar in scalars {
+            if scalar == "\n" {
+                line += 1
+            } else if (scalar.value < 0x20 && scalar != "\t" && scalar != "\r") || scalar.value == 0x7F {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                return (line, "control character U+\(String(repeating: "0", count: 4 - code.count))\(code) is not allowed in TOML")
+            }
+        }
+        return nil
     }
 
     static func isKeyStart(_ scalar: Unicode.Scalar) -> Bool {
