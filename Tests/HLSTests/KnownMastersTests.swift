@@ -5,8 +5,7 @@ import TestSupport
 import ZapperCore
 @testable import ZapperHLS
 
-/// Master playlists remembered from earlier tunes: bounded, by URL and headers, young enough;
-/// over loopback a remembered master is not fetched again, and one that leads nowhere is.
+/// Master playlists remembered from earlier tunes: bounded, by URL and headers, young enough.
 @Suite struct KnownMastersTests {
     final class Clock: Sendable {
         let seconds = Mutex(1000.0)
@@ -47,20 +46,10 @@ import ZapperCore
         masters.remember(String(repeating: "#", count: 101), answered: answered, for: key)
         #expect(masters.recall(key) == nil)
     }
+}
 
-    /// A session whose deliveries and events are recorded.
-    func session(_ url: URL, masters: KnownMasters) -> (ChannelSession, HLSLiveSessionTests.Recorder, Task<Void, Never>) {
-        let recorder = HLSLiveSessionTests.Recorder()
-        let session = ChannelSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, masters: masters) { event in
-            recorder.events.withLock { $0.append(event) }
-        }
-        session.start()
-        let consumer = Task {
-            for await delivery in session.segments { recorder.deliveries.withLock { $0.append(delivery) } }
-        }
-        return (session, recorder, consumer)
-    }
-
+/// Over loopback a remembered master is not fetched again, and one that leads nowhere is.
+extension HLSLiveSessionTests {
     func master(_ port: Int, variant: String) -> String {
         "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=400000,RESOLUTION=426x240\nhttp://127.0.0.1:\(port)/ch/1/\(variant)/index.m3u8\n"
     }
@@ -71,7 +60,7 @@ import ZapperCore
         // Remembered for an address that answers nothing now: only the remembered one can play.
         let gone = URL(string: "http://127.0.0.1:\(origin.port)/gone/master.m3u8")!
         masters.remember(master(origin.port, variant: "240p"), answered: gone, for: KnownMasters.key(gone, .none))
-        let (session, recorder, consumer) = self.session(gone, masters: masters)
+        let (session, recorder, consumer) = channelSession(gone, masters: masters)
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("a segment") { !recorder.deliveries.withLock { $0 }.isEmpty }
         let events = recorder.events.withLock { $0 }
@@ -85,7 +74,7 @@ import ZapperCore
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/1/master.m3u8")!
         let key = KnownMasters.key(url, .none)
         masters.remember(master(origin.port, variant: "retired"), answered: url, for: key)
-        let (session, recorder, consumer) = self.session(url, masters: masters)
+        let (session, recorder, consumer) = channelSession(url, masters: masters)
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("a segment") { !recorder.deliveries.withLock { $0 }.isEmpty }
         let events = recorder.events.withLock { $0 }
@@ -100,7 +89,7 @@ import ZapperCore
         let origin = try OriginProcess.shared.get()
         let masters = KnownMasters()
         let url = URL(string: "http://127.0.0.1:\(origin.port)/ch/1/240p/index.m3u8")!
-        let (session, recorder, consumer) = self.session(url, masters: masters)
+        let (session, recorder, consumer) = channelSession(url, masters: masters)
         defer { session.cancel(); consumer.cancel() }
         try await recorder.waitFor("a segment") { !recorder.deliveries.withLock { $0 }.isEmpty }
         #expect(masters.count == 0, "a live media playlist changes with every segment")

@@ -21,9 +21,11 @@ extension HLSLiveSessionTests {
         }
     }
 
-    func channelSession(_ url: URL, warm: WarmSwitch = WarmSwitch()) -> (ChannelSession, Recorder, Task<Void, Never>) {
+    func channelSession(_ url: URL, warm: WarmSwitch = WarmSwitch(),
+                        masters: KnownMasters? = nil) -> (ChannelSession, Recorder, Task<Void, Never>) {
         let recorder = Recorder()
-        let session = ChannelSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, isWarm: { warm.isOn }) { event in
+        let session = ChannelSession(url: url, fetcher: .shared, bufferedSeconds: { 10 }, isWarm: { warm.isOn },
+                                     masters: masters) { event in
             recorder.events.withLock { $0.append(event) }
         }
         session.start()
