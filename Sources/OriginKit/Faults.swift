@@ -16,6 +16,7 @@ import Synchronization
 /// | `outage` | every request for the channel is answered by dropping the connection |
 /// | `delay=MS` | every request for the channel waits MS before its answer starts |
 /// | `freeze` | a segment's video is its first picture again and again, five a second (pictures keep coming, frozen) |
+/// | `no-range` | segments ignore Range requests: the whole segment, 200 |
 public struct FaultSet: Equatable, Sendable {
     public var segment404 = false
     public var playlistStatus: Int?
@@ -26,6 +27,7 @@ public struct FaultSet: Equatable, Sendable {
     public var outage = false
     public var delayMs = 0
     public var freeze = false
+    public var noRange = false
 
     public init() {}
 
@@ -70,12 +72,13 @@ public struct FaultSet: Equatable, Sendable {
             case "reset": resetFraction = try fraction()
             case "outage": try noValue(); outage = true
             case "freeze": try noValue(); freeze = true
+            case "no-range": try noValue(); noRange = true
             case "delay":
                 let ms = try number(Int.self, required: true)!
                 guard ms >= 0 else { throw OriginError.badFaultSpec("\"\(item)\": the delay must not be negative") }
                 delayMs = ms
             default:
-                throw OriginError.badFaultSpec("unknown fault \"\(kind)\" (known: segment-404, playlist-5xx, stall, bandwidth, truncate, reset, outage, delay, freeze)")
+                throw OriginError.badFaultSpec("unknown fault \"\(kind)\" (known: segment-404, playlist-5xx, stall, bandwidth, truncate, reset, outage, delay, freeze, no-range)")
             }
         }
     }
@@ -92,6 +95,7 @@ public struct FaultSet: Equatable, Sendable {
         if outage { items.append("outage") }
         if delayMs > 0 { items.append("delay=\(delayMs)") }
         if freeze { items.append("freeze") }
+        if noRange { items.append("no-range") }
         return items.joined(separator: ",")
     }
 }

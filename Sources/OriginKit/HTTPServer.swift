@@ -150,6 +150,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
             request.userAgent = head.headers.first(name: "user-agent")
             request.referrer = head.headers.first(name: "referer")
             request.origin = head.headers.first(name: "origin")
+            request.range = head.headers.first(name: "range")
             let reply = responder(request)
             accessLog?("\(head.method.rawValue) \(head.uri) -> \(reply.status) \(reply.body.count) B")
             respond(reply, to: head, context: context)
@@ -190,6 +191,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
         headers.add(name: "Cache-Control", value: reply.contentType.contains("mpegurl") ? "no-cache" : "max-age=60")
         headers.add(name: "Access-Control-Allow-Origin", value: "*")
         if let location = reply.location { headers.add(name: "Location", value: location) }
+        if let range = reply.contentRange { headers.add(name: "Content-Range", value: range) }
         let keepAlive = head.isKeepAlive && delivery.resetAfter == nil
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         let status = HTTPResponseStatus(statusCode: reply.status)

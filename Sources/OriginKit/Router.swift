@@ -15,6 +15,8 @@ public struct OriginRequest: Sendable {
     public var userAgent: String?
     public var referrer: String?
     public var origin: String?
+    /// The request's Range header: a segment answers the one byte range it asks for.
+    public var range: String?
 
     public init(method: String, path: String, host: String? = nil, body: Data = Data()) {
         self.method = method
@@ -49,6 +51,8 @@ public struct OriginReply: Sendable {
     public var location: String?
     /// A body made as it is sent (`body` unused): chunked, until it ends.
     public var stream: (any OriginStream)?
+    /// A `Content-Range` header (a `206` or `416` answer to a Range request).
+    public var contentRange: String?
 
     public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: Data) {
         self.status = status
@@ -131,7 +135,11 @@ public final class OriginRouter: Sendable {
                   let channel = catalog.channel(number: number) else {
                 return .text(404, "not found: \(request.path)")
             }
-            return channelReply(channel, Array(parts.dropFirst(2)))
+            let reply = channelReply(channel, Array(parts.dropFirst(2)))
+            // `/ch/N/ranges/…` stands for a server that ignores Range, as a channel with the
+            // `no-range` fault does; every other segment honours it.
+            let ignoresRange = parts[2] == Self.rangesFolder || faults.faults(channel: number).noRange
+            return ignoresRange ? reply : reply.answering(range: request.range)
         }
     }
 

@@ -5,7 +5,7 @@ import TestSupport
 
 @Suite struct FaultSpecTests {
     @Test func parsesEveryKindAndRoundTrips() throws {
-        let set = try FaultSet(spec: "segment-404, playlist-5xx=502,stall,bandwidth=200000,truncate=0.25,reset,outage,delay=3000,freeze")
+        let set = try FaultSet(spec: "segment-404, playlist-5xx=502,stall,bandwidth=200000,truncate=0.25,reset,outage,delay=3000,freeze,no-range")
         #expect(set.segment404)
         #expect(set.playlistStatus == 502)
         #expect(set.stall)
@@ -15,6 +15,7 @@ import TestSupport
         #expect(set.outage)
         #expect(set.delayMs == 3000)
         #expect(set.freeze)
+        #expect(set.noRange)
         #expect(try FaultSet(spec: set.spec) == set)
         #expect(try FaultSet(spec: "playlist-5xx").playlistStatus == 503)
         #expect(try FaultSet(spec: "").isEmpty)
