@@ -21,6 +21,14 @@ public struct TSKeyFrameWindow: Sendable {
     private var inSync = false
     /// Key frames seen, and bytes skipped to find a sync byte again.
     public private(set) var keyFrames = 0
+    /// Pictures begun (video PES starts) since the latest key frame: from 1 on, the key frame's
+    /// own picture is whole in `bytes`.
+    public private(set) var picturesAfterKeyFrame = 0
+    /// Where (bytes from the first appended) the first picture after the first key frame began:
+    /// the bytes before it hold that key frame whole.
+    public private(set) var firstKeyFrameEnd: Int?
+    /// Bytes appended so far.
+    private var appended = 0
     public private(set) var skippedBytes = 0
 
     public init(limit: Int = 16 << 20) {
@@ -36,8 +44,10 @@ public struct TSKeyFrameWindow: Sendable {
 
     /// Reads the next bytes of the stream, in any chunking.
     public mutating func append(_ chunk: some Collection<UInt8>) {
+        let bufferStart = appended - carry.count
         var buffer = carry
         buffer.append(contentsOf: chunk)
+        appended += chunk.count
         var index = 0
         while buffer.count - index >= TSPacket.size {
             if !inSync {
@@ -54,13 +64,13 @@ public struct TSKeyFrameWindow: Sendable {
                 inSync = false
                 continue
             }
-            take(buffer[index..<(index + TSPacket.size)], header: header)
+            take(buffer[index..<(index + TSPacket.size)], header: header, at: bufferStart + index)
             index += TSPacket.size
         }
         carry = Array(buffer[index...])
     }
 
-    private mutating func take(_ packet: ArraySlice<UInt8>, header: TSPacket) {
+    private mutating func take(_ packet: ArraySlice<UInt8>, header: TSPacket, at offset: Int) {
         if header.pid == TSPacket.patPID, let section = TSPacket.section(packet, header: header) {
             let listed = Array(TSPacket.programMapPIDs(pat: section).prefix(Self.maxPrograms))
             if !listed.isEmpty {
@@ -77,17 +87,23 @@ public struct TSKeyFrameWindow: Sendable {
                 }
             }
         }
-        if header.payloadStart, let type = videoTypes[header.pid],
-           header.randomAccess || TSPacket.startsKeyFrame(packet, header: header, streamType: type) {
-            kept.removeAll(keepingCapacity: true)
-            keeping = true
-            keyFrames += 1
+        if header.payloadStart, let type = videoTypes[header.pid] {
+            if header.randomAccess || TSPacket.startsKeyFrame(packet, header: header, streamType: type) {
+                kept.removeAll(keepingCapacity: true)
+                keeping = true
+                keyFrames += 1
+                picturesAfterKeyFrame = 0
+            } else if keeping {
+                picturesAfterKeyFrame += 1
+                if firstKeyFrameEnd == nil { firstKeyFrameEnd = offset }
+            }
         }
         guard keeping else { return }
         if kept.count + TSPacket.size > limit {
             // Too long without a key frame: nothing is worth keeping until the next.
             kept.removeAll()
             keeping = false
+            picturesAfterKeyFrame = 0
             return
         }
         kept.append(contentsOf: packet)

@@ -83,4 +83,23 @@ import Testing
             #expect(window.bytes.count <= (64 << 10) + 17 * TSPacket.size)
         }
     }
+
+    @Test func knowsWhereTheFirstKeyFramesPictureEnds() {
+        var window = TSKeyFrameWindow()
+        let size = TSPacket.size
+        // Tables, a slice before any key frame, the key frame (two packets), sound, then the next picture.
+        let head = Self.pat + Self.pmt + Self.video(0x41) + Self.video(0x65) + Self.more + Self.audio
+        window.append(head)
+        #expect(window.keyFrames == 1 && window.picturesAfterKeyFrame == 0 && window.firstKeyFrameEnd == nil)
+        // In any chunking: the next picture's first packet, split.
+        let next = Self.video(0x41)
+        window.append(next.prefix(100))
+        #expect(window.firstKeyFrameEnd == nil)
+        window.append(next.dropFirst(100) + Self.more + Self.video(0x41))
+        #expect(window.picturesAfterKeyFrame == 2)
+        #expect(window.firstKeyFrameEnd == 6 * size, "the bytes before the next picture hold the key frame")
+        // A later key frame starts the count again; where the first one ended stays.
+        window.append(Self.video(0x65) + Self.video(0x41))
+        #expect(window.keyFrames == 2 && window.picturesAfterKeyFrame == 1 && window.firstKeyFrameEnd == 6 * size)
+    }
 }
