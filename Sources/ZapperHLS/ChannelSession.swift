@@ -24,7 +24,9 @@ public final class ChannelSession: SegmentSource {
     private let isWarm: @Sendable () -> Bool
     private let report: @Sendable (HLSEvent) -> Void
     private let masters: KnownMasters?
+    private let warmMemory: WarmMemory
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let promotion = PromotionSignal()
     private let hls = Mutex<HLSLiveSession?>(nil)
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
@@ -35,8 +37,9 @@ public final class ChannelSession: SegmentSource {
     /// playlist fetched lately for this URL and these headers is used without fetching it again.
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, isWarm: @escaping @Sendable () -> Bool = { false },
-                masters: KnownMasters? = nil, events: @escaping @Sendable (HLSEvent) -> Void) {
+                masters: KnownMasters? = nil, warmMemory: WarmMemory = .shared, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.warmMemory = warmMemory
         self.masters = masters
         self.fetcher = fetcher
         self.bufferedSeconds = bufferedSeconds
@@ -55,6 +58,9 @@ public final class ChannelSession: SegmentSource {
     public func waitsForRoom(_ hasRoom: @escaping @Sendable () -> Bool) {
         room.withLock { $0 = hasRoom }
     }
+
+    /// The warm neighbour was promoted: a segment head it kept is fetched on at once.
+    public func promoted() { promotion.signal() }
 
     /// Stops fetching; the segment stream finishes.
     public func cancel() {
@@ -111,7 +117,8 @@ public final class ChannelSession: SegmentSource {
     @discardableResult
     private func followHLS(first: (text: String, url: URL), remembered: Bool = false) async -> Bool {
         let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: bufferedSeconds, variantCap: variantCap,
-                                     firstAnswer: first, firstAnswerRemembered: remembered, events: report)
+                                     firstAnswer: first, firstAnswerRemembered: remembered, isWarm: isWarm,
+                                     promotion: promotion, warmMemory: warmMemory, events: report)
         if let hasRoom = room.withLock({ $0 }) { session.waitsForRoom(hasRoom) }
         hls.withLock { $0 = session }
         guard !Task.isCancelled else {

@@ -36,6 +36,9 @@ public enum HLSEvent: Sendable, Equatable {
     case streamResumed(url: String, attempt: Int)
     /// The URL answered with neither HLS nor MPEG-TS: the failure says what it was.
     case notAStream(PlaybackFailure)
+    /// A warm neighbour keeps the head (key frame) of each new segment of variant `index`
+    /// (`WarmHeadPlan`), or (index nil) cannot, for `reason`, and follows the lowest variant whole.
+    case warmHeads(index: Int?, reason: String)
 
     /// One line for a person reading the log.
     public var line: String {
@@ -63,6 +66,8 @@ public enum HLSEvent: Sendable, Equatable {
         case let .streamFailed(url, failure, attempt): "MPEG-TS stream \(url) failed to reopen (attempt \(attempt)): \(failure)"
         case let .streamResumed(url, attempt): "MPEG-TS stream \(url) flows again (after \(attempt) failed attempts)"
         case let .notAStream(failure): "not a stream: \(failure)"
+        case let .warmHeads(index?, reason): "kept warm by the head of each new segment of variant \(index): \(reason)"
+        case let .warmHeads(nil, reason): "kept warm by whole segments of the lowest variant: \(reason)"
         }
     }
 
@@ -100,4 +105,7 @@ public struct HLSSegmentDelivery: Sendable {
     public let bytes: ByteQueue
     /// A raw stream's connection rather than a segment: no discontinuity tags tell its clock's jumps.
     public var isStream = false
+    /// A warm neighbour's head of the segment (its first key frame whole): `bytes` is not
+    /// finished, and the rest follows if the channel is promoted.
+    public var keptHead = false
 }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import ZapperCore
 
@@ -37,28 +38,8 @@ extension HLSLiveSession {
             delivered = true
             // A server that ignored Range sends the whole resource: only the range is the segment.
             var cut = response.status == .ok ? segment.byteRange.map(ByteRangeCut.init) : nil
-            for try await chunk in response.body {
-                bytes += chunk.readableBytes
-                if bytes > cap {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge,
-                                              reason: "more than \(cap >> 20) MB, the most a \(segment.duration) s segment may have")
-                }
-                if Self.now() > deadline {
-                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .timeout,
-                                              reason: "\(bytes) bytes after \(Int(deadline - started)) s, and not whole")
-                }
-                var view = chunk.readableBytesView[...]
-                if cut != nil {
-                    let kept = cut!.keep(count: view.count)
-                    view = view.dropFirst(kept.lowerBound).prefix(kept.count)
-                }
-                if let plain = try decryptor?.update(view) {
-                    queue.append(plain)
-                } else {
-                    queue.append(Data(view))
-                }
-                if cut?.isComplete == true { break }
-            }
+            try await receive(response.body, of: segment, into: queue, cap: cap, started: started, deadline: deadline,
+                              cut: &cut, decryptor: &decryptor, bytes: &bytes)
             if let cut, !cut.isComplete, let range = segment.byteRange {
                 throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .truncated,
                                           reason: "\(bytes) bytes, shorter than the range \(range.length)@\(range.offset)")
@@ -67,6 +48,7 @@ extension HLSLiveSession {
             queue.finish()
             let seconds = Self.now() - started
             estimator.add(bytes: bytes, seconds: seconds)
+            if isWarm() { WarmTraffic.add(bytes) } else { warmMemory.measured(estimator.estimate) }
             report(.segmentFetched(sequence: segment.sequence, bytes: bytes, seconds: seconds, variant: variant))
             return .whole
         } catch {
@@ -80,6 +62,35 @@ extension HLSLiveSession {
             let url = segment.uri.absoluteString
             let failure = error is SegmentDecryptor.Failure ? PlaybackFailure(.invalid, "\(url): \(error)") : HTTPFailureKind.failure(error, url: url)
             return .failed(failure, delivered: delivered)
+        }
+    }
+
+    /// Streams a segment's body into `queue` as it comes (only the range `cut` keeps, from a
+    /// server that ignored Range; decrypted by `decryptor`), counting `bytes` read; throws past
+    /// `cap` bytes or after `deadline`.
+    func receive(_ body: HTTPClientResponse.Body, of segment: HLSSegment, into queue: ByteQueue, cap: Int, started: Double,
+                 deadline: Double, cut: inout ByteRangeCut?, decryptor: inout SegmentDecryptor?, bytes: inout Int) async throws {
+        for try await chunk in body {
+            bytes += chunk.readableBytes
+            if bytes > cap {
+                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge,
+                                          reason: "more than \(cap >> 20) MB, the most a \(segment.duration) s segment may have")
+            }
+            if Self.now() > deadline {
+                throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .timeout,
+                                          reason: "\(bytes) bytes after \(Int(deadline - started)) s, and not whole")
+            }
+            var view = chunk.readableBytesView[...]
+            if cut != nil {
+                let kept = cut!.keep(count: view.count)
+                view = view.dropFirst(kept.lowerBound).prefix(kept.count)
+            }
+            if let plain = try decryptor?.update(view) {
+                queue.append(plain)
+            } else {
+                queue.append(Data(view))
+            }
+            if cut?.isComplete == true { break }
         }
     }
 }

@@ -35,8 +35,14 @@ public final class HLSLiveSession: Sendable {
     /// Whether `firstAnswer` is a master remembered from an earlier tune (`KnownMasters`): when
     /// its first media playlist fails, the session ends at once (`endedOnStaleMaster`) instead of
     /// retrying, for the master to be fetched afresh.
-    private let firstAnswerRemembered: Bool
-    private let staleMaster = Mutex(false)
+    let firstAnswerRemembered: Bool
+    let staleMaster = Mutex(false)
+    /// Whether the channel is a warm neighbour now (it keeps segment heads: `keepHeads`), and
+    /// what tells the session it was promoted.
+    let isWarm: @Sendable () -> Bool
+    let promotion: PromotionSignal
+    /// What warm neighbours start from, and where this session's measurements go.
+    let warmMemory: WarmMemory
     private let task = Mutex<Task<Void, Never>?>(nil)
     /// Whether the consumer has room for another segment (nil: always).
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
@@ -47,8 +53,12 @@ public final class HLSLiveSession: Sendable {
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
                 masterVariables: HLSVariables? = nil, firstAnswer: (text: String, url: URL)? = nil,
-                firstAnswerRemembered: Bool = false, events: @escaping @Sendable (HLSEvent) -> Void) {
+                firstAnswerRemembered: Bool = false, isWarm: @escaping @Sendable () -> Bool = { false },
+                promotion: PromotionSignal = PromotionSignal(), warmMemory: WarmMemory = .shared, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
+        self.isWarm = isWarm
+        self.promotion = promotion
+        self.warmMemory = warmMemory
         self.firstAnswer = firstAnswer
         self.firstAnswerRemembered = firstAnswerRemembered && firstAnswer != nil
         self.masterVariables = masterVariables
@@ -159,6 +169,20 @@ public final class HLSLiveSession: Sendable {
         var stallReported = false
         var cues = CueMemory()
         var mediaLoaded = false
+        if isWarm() {
+            let rungs = Self.warmRungs(variants: variants, ladder: ladder, lone: answered)
+            switch await keepHeads(rungs: rungs, imports: imports, estimator: &estimator) {
+            case .promoted(let next, let kept):
+                if !variants.isEmpty {
+                    rung = kept.rung
+                    choose(kept.variant, "the variant whose segment head was kept warm")
+                }
+                pending = nil
+                cursor.resume(at: next)
+            case .cold, .fallBack: break
+            case .ended: return
+            }
+        }
 
         while !Task.isCancelled {
             let loadStarted = Self.now()
