@@ -152,7 +152,7 @@ let package = Package(
             "ZapperCore", "ZapperMetrics", "TestSupport", .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .testTarget(name: "OriginTests", dependencies: ["OriginKit", "TestSupport"]),
-        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),
+        .testTarget(name: "PlayerTests", dependencies: ["ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperHLS", "ZapperMedia", "ZapperUI", "ZapperDisplay", "TestSupport", "OriginKit"]),
         .testTarget(name: "UITests", dependencies: ["ZapperCore", "ZapperUI", "TestSupport"], exclude: ["Goldens"],
                     swiftSettings: optimisedInDebug),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),

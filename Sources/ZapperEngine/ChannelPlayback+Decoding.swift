@@ -7,31 +7,35 @@ import ZapperMedia
 /// and decodes it, splices discontinuities onto the end of the timeline, and
 /// puts pictures and sound in their queues (which pace it).
 extension ChannelPlayback {
-    /// A warm neighbour with no codec parameters for its channel yet learns them from
-    /// a copy of its newest whole segment (demuxing only), so its promotion opens
-    /// without probing. Gives up quietly: promotion probes then.
-    private func learnParametersWhileWarm() {
-        var tried: [Int64] = []
-        while tried.count < 3, let newest = inbox.newestWhole(where: { !tried.contains($0.sequence) }) {
-            tried.append(newest.sequence)
-            if parametersCache.get(channel.number, variant: newest.variant, source: channel.url.absoluteString) != nil { return }
-            if let demuxer = try? Demuxer(queue: newest.bytes.snapshot(), container: newest.container), demuxer.probed {
-                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant, source: channel.url.absoluteString)
-                return
-            }
-        }
-    }
-
     func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
         var jumpsTold = 0
+        var skippedPicture: Int64?
         let resampler = AudioResampler(outputRate: sampleRate)
-        learnParametersWhileWarm()
+        // The first picture of the head a warm neighbour kept, decoded while warm: shown as
+        // soon as its segment is opened at the promotion (the decoder's own copy of it, which
+        // comes only once frames after it are in, is skipped).
+        var preview = prepareWhileWarm()
         while let entry = inbox.next() {
             let (delivery, segment) = (entry.delivery, entry.index)
+            if let early = preview, early.sequence != delivery.sequence { preview = nil }
+            // A head that came too late to be decoded while warm is decoded so now.
+            if preview == nil, delivery.keptHead { preview = firstPicture(of: delivery) }
             let spliced = timeline.beginSegment(discontinuity: delivery.discontinuitySequence, stream: delivery.isStream)
+            if let early = preview {
+                // On screen before the demuxer opens (it may wait for bytes that follow the head).
+                preview = nil
+                if let seconds = early.frame.pts.flatMap({ StreamTime.seconds($0, numerator: early.timeBase.numerator, denominator: early.timeBase.denominator) }) {
+                    if timeline.anchor(firstTime: seconds) {
+                        trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
+                    }
+                    guard (try? deliver(early.frame, kind: .video, stream: early.stream, timeBase: early.timeBase,
+                                        segment: segment, timeline: &timeline, resampler: resampler)) == true else { return }
+                    skippedPicture = early.frame.pts
+                }
+            }
             let demuxer: Demuxer
             var audioRequest = trackState.audioRequest
             do {
@@ -51,7 +55,7 @@ extension ChannelPlayback {
                     for (id, decoder) in decoders {
                         try decoder.send(nil)
                         while let frame = try decoder.receive() {
-                            guard try deliver(frame, from: decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
+                            guard try deliver(frame, kind: decoder.kind, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
                                               segment: segment, timeline: &timeline, resampler: resampler) else { return }
                         }
                         decoder.flush()
@@ -88,14 +92,18 @@ extension ChannelPlayback {
                     if let existing = decoders[parameters.streamID] {
                         decoder = existing
                     } else {
-                        decoder = try Decoder(parameters)
+                        decoder = try Decoder(parameters, threads: Self.decoderThreads(parameters))
                         decoders[parameters.streamID] = decoder
                     }
                     lastTimeBase[parameters.streamID] = base
                     do {
                         try decoder.send(packet)
                         while let frame = try decoder.receive() {
-                            guard try deliver(frame, from: decoder, stream: parameters.streamID, timeBase: base,
+                            if decoder.kind == .video, let skipped = skippedPicture, frame.pts == skipped {
+                                skippedPicture = nil
+                                continue
+                            }
+                            guard try deliver(frame, kind: decoder.kind, stream: parameters.streamID, timeBase: base,
                                               segment: segment, timeline: &timeline, resampler: resampler) else { return }
                         }
                         unreadable = 0
@@ -123,6 +131,14 @@ extension ChannelPlayback {
         }
     }
 
+    /// One thread decodes pictures up to 1080p: a frame-threaded decoder holds its first picture
+    /// back until it has a picture per thread (a warm neighbour's kept key frame shows at once
+    /// only without), and keeps a context and reference frames per thread. Larger pictures get
+    /// FFmpeg's own choice (a frame thread per core, and one more).
+    static func decoderThreads(_ parameters: CodecParameters) -> Int {
+        parameters.kind == .video && parameters.width * parameters.height > 1920 * 1088 ? 0 : 1
+    }
+
     /// A raw stream's clock jumped (`SplicedTimeline` mended it), for a person reading the
     /// log: the first few, then every hundredth. Returns the count told.
     private func tellJumps(_ jumps: Int, told: Int) -> Int {
@@ -134,16 +150,16 @@ extension ChannelPlayback {
     }
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
-    private func deliver(_ frame: Frame, from decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
+    private func deliver(_ frame: Frame, kind: MediaKind, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
                          segment: Int, timeline: inout SplicedTimeline, resampler: AudioResampler) throws -> Bool {
-        let duration = decoder.kind == .video
+        let duration = kind == .video
             ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
         let seconds = frame.pts.flatMap { StreamTime.seconds($0, numerator: timeBase.numerator, denominator: timeBase.denominator) }
         guard let time = timeline.place(stream: stream, seconds: seconds, duration: duration) else {
             return true  // nothing to place it by
         }
-        if decoder.kind == .video {
+        if kind == .video {
             captionFeed.picture(frame, at: time, tracks: trackState)
             return enqueue(picture: frame, at: time, segment: segment)
         }

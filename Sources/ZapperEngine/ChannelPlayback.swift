@@ -48,7 +48,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// follows the live edge at the lowest variant keeping only the newest
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
-                audioLanguage: String? = nil, report: @escaping ChannelReport) {
+                audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, report: @escaping ChannelReport) {
         self.channel = channel
         let tracks = ChannelTracks(audioLanguage: audioLanguage)
         trackState = tracks
@@ -78,7 +78,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         self.fetcher = fetcher
         session = ChannelSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
                                  variantCap: { tag.serial == nil ? 0 : nil }, isWarm: { tag.serial == nil },
-                                 masters: .shared) { event in
+                                 masters: .shared, warmMemory: warmMemory) { event in
             switch event {
             case .masterLoaded(let master):
                 tracks.loaded(master)
@@ -87,11 +87,12 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
                 owner.value?.followAudioRendition(startingAt: nil)
             case .cue(let cue):
                 report(.cue(cue))
-            case .rawStream, .streamEnded, .streamResumed:
-                // A raw MPEG-TS stream's connections, for a person reading the log.
+            case .rawStream, .streamEnded, .streamResumed, .warmHeads:
+                // A raw MPEG-TS stream's connections, and how a warm neighbour is kept, for a person reading the log.
                 guard !tag.isEnded else { return }
                 // A warm raw stream that flows (again) has no failure left to tell at promotion.
-                if case .streamEnded = event {} else { tag.warmFailure = nil }
+                if case .rawStream = event { tag.warmFailure = nil }
+                if case .streamResumed = event { tag.warmFailure = nil }
                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): \(event.line)\n".utf8))
             default:
                 if let failure = event.failure { report(.failed(failure)) }
@@ -127,6 +128,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
             return audioFeed
         }
         inbox.wake()
+        session.promoted()
         feed?.wake()
         // A neighbour that was failing while warm says so at once, not at its next retry.
         if let failure = tag.warmFailure {

@@ -18,6 +18,8 @@ public struct HLSChannelSource: ChannelSource {
         ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
                         audioLanguage: audioLanguage, report: report)
     }
+
+    public var warmNeighbourBytes: Int { WarmTraffic.bytes }
 }
 
 extension ChannelPlayback {

@@ -59,13 +59,13 @@ final class SegmentInbox: @unchecked Sendable {
         return entry
     }
 
-    /// While warm: waits for the newest segment to have arrived whole and be `wanted`; nil once
-    /// stopped or promoted. (A body's end does not signal this inbox: it looks every 100 ms.)
+    /// While warm: waits for the newest segment to have arrived whole (or its head, `keptHead`)
+    /// and be `wanted`; nil once stopped or promoted. (A body's end does not signal this inbox: it looks every 100 ms.)
     func newestWhole(where wanted: (HLSSegmentDelivery) -> Bool) -> HLSSegmentDelivery? {
         condition.lock()
         defer { condition.unlock() }
         func ready() -> HLSSegmentDelivery? {
-            guard let newest = waiting.last?.delivery, newest.bytes.isFinished, wanted(newest) else { return nil }
+            guard let newest = waiting.last?.delivery, newest.keptHead || newest.bytes.isFinished, wanted(newest) else { return nil }
             return newest
         }
         while !stopped && isWarm() {

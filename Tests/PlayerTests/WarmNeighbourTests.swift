@@ -2,18 +2,22 @@ import Foundation
 import Testing
 import TestSupport
 import ZapperCore
+import ZapperHLS
 import ZapperMedia
 @testable import ZapperEngine
 
-/// A warm neighbour, on the real origin: it learns its codec parameters
-/// before it is ever promoted, and decodes nothing while warm.
+/// A warm neighbour, on the real origin: it learns its codec parameters before it is ever
+/// promoted, keeps nothing but the head of its newest segment (its first picture decoded, not
+/// queued), and at its promotion shows that picture at once and plays on from it.
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {
     @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() async throws {
         let origin = try OriginProcess.shared.get()
         let channel = LineupChannel(number: 3, name: "Ocean Blue", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/3/master.m3u8")!, line: 1)
         let cache = ParametersCache()
-        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache) { _, _ in }
+        let memory = WarmMemory()
+        memory.measured(20_000_000)
+        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory) { _, _ in }
         warm.start()
         defer { warm.stop() }
         let deadline = Date().addingTimeInterval(30)
@@ -22,8 +26,50 @@ struct WarmNeighbourTests {
         while learnt() == nil && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let parameters = try #require(learnt(), "no codec parameters learnt while warm")
         #expect(parameters.contains { $0.kind == .video && $0.width > 0 })
-        #expect(parameters.contains { $0.kind == .audio && $0.sampleRate > 0 })
-        #expect(warm.picture(at: nil) == nil, "a warm neighbour decoded a picture")
+        // Learnt from a head (the key frame, and the sound that came with it, perhaps none whole).
+        #expect(parameters.contains { $0.kind == .audio })
+        #expect(warm.picture(at: nil) == nil, "a warm neighbour queued a picture")
+    }
+
+    @Test func aPromotedNeighbourShowsItsKeptKeyFrameAtOnceAndPlaysOnFromIt() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = LineupChannel(number: 4, name: "Yellow Sport", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/4/master.m3u8")!, line: 1)
+        let cache = ParametersCache()
+        let memory = WarmMemory()
+        memory.measured(20_000_000)
+        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory) { _, _ in }
+        warm.start()
+        defer { warm.stop() }
+        func waitFor<T>(_ what: String, seconds: Double = 20, _ value: () -> T?) async throws -> T {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if let value = value() { return value }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            throw RawHTTPConnection.Failure(description: "timed out waiting for \(what)")
+        }
+        _ = try await waitFor("a head kept (720p's parameters learnt)") { cache.get(4, variant: 1, source: channel.url.absoluteString) }
+        try await Task.sleep(for: .milliseconds(300))  // its first picture decoded
+        warm.promote(serial: 1)
+        let promoted = Date()
+        let first = try await waitFor("the first picture") { warm.picture(at: nil) }
+        let frame = try #require(first.picture as? Frame)
+        #expect(frame.width == 1280 && frame.height == 720, "the first picture is \(frame.width)x\(frame.height)")
+        #expect(Date().timeIntervalSince(promoted) < 2, "the kept key frame took \(Date().timeIntervalSince(promoted)) s")
+        // The motion goes on from it: the pictures after it, a frame apart, then its sound.
+        // (Its sound is taken as an audio thread would: a full sound queue holds the decoder.)
+        var times = [first.time]
+        var heard = false
+        for step in 1...45 {
+            let next = try await waitFor("picture \(step) after the first") { warm.picture(at: first.time + Double(step) / 30 + 0.001) }
+            times.append(next.time)
+            if let sound = warm.takeAudio(frames: 1600, from: first.time + Double(step - 1) / 30) {
+                heard = heard || sound.samples.contains { $0 != 0 }
+            }
+        }
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.005 }, "picture steps \(steps)")
+        #expect(heard, "no sound in the first 1.5 s")
     }
 }
 
