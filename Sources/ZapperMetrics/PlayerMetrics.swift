@@ -60,7 +60,7 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
         case let .tune(channel, name, reason, warm):
             CoreMetrics.Counter(label: MetricCatalogue.tunes.name, dimensions: [("reason", reason.rawValue)], factory: factory).increment()
             state.withLock { $0.pending = (channel, name, ZapKind(reason: reason, warm: warm)) }
-        case let .firstFrame(channel, zapMilliseconds):
+        case let .firstFrame(channel, zapMilliseconds, _, _, _):
             firstFrames.increment()
             guard let pending = state.withLock({ $0.pending }), pending.channel == channel else { return }
             CoreMetrics.Timer(label: MetricCatalogue.zapSeconds.name, dimensions: [("kind", pending.kind.rawValue)], factory: factory)

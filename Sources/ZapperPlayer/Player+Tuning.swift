@@ -18,7 +18,8 @@ extension Player {
             case .cancelTune(let serial):
                 if playback?.serial == serial { stopPlayback() }
             case let .presented(number, _, zap):
-                log.emit(.firstFrame(channel: number, zapMilliseconds: zap))
+                log.emit(.firstFrame(channel: number, zapMilliseconds: zap, width: firstPictureSize.width, height: firstPictureSize.height,
+                                     neighbourBytes: ports.channels.warmNeighbourBytes))
                 presented = number
                 // Shown once the banner (up from now) is gone. The crash-loop breaker's note is shown
                 // whatever the signage settings, and for longer.
@@ -179,6 +180,7 @@ extension Player {
                     if awaitingFirstPicture {
                         pictureWatch?.reset()
                         firstPicture = (playback.serial, picture.time)
+                        firstPictureSize = (picture.picture.width, picture.picture.height)
                     } else {
                         if playback.failures.recovers(segment: picture.segment) {
                             log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))

@@ -132,6 +132,8 @@ public final class Player {
     /// The playing channel's chosen subtitles, and the lines due now (empty: none).
     var subtitles: SubtitlePlayer?
     var subtitleLines: [String] = []
+    /// The size of the tune's first picture, for its `first-frame` event.
+    var firstPictureSize = (width: 0, height: 0)
     let keeper: StateKeeper
     /// The status a fleet watches (`Player+Remote`).
     let status = StatusBoard()

@@ -42,6 +42,7 @@ struct ZapBench: ParsableCommand {
         let zapper = try zapperTimes(tools: tools, lineup: lineup, numbers: numbers, directory: directory)
         rows.append(("zapper, adjacent flip (next/previous)", zapper.adjacent))
         rows.append(("zapper, number entry", zapper.number))
+        let firstPictures = zapper.adjacentSizes
         // mpv as it plays by default (the highest variant), and like zapper's first picture after a
         // flip (the lowest variant: zapper then steps up, mpv stays there).
         for (profile, bitrate) in [(nil, "max"), ("low-latency", "max"), ("low-latency", "min")] {
@@ -51,6 +52,14 @@ struct ZapBench: ParsableCommand {
         let loadAfter = ProcFS.loadAverage()
         print(report(rows, loadBefore: loadBefore, loadAfter: loadAfter))
         print("network: \(network.map(String.init(describing:)) ?? "loopback"); \(link.mechanism)")
+        let sizes = Dictionary(grouping: firstPictures, by: { $0.prefix { $0 != " " } }).sorted { $0.value.count > $1.value.count }
+        print("zapper: first picture after each adjacent flip, in order: \(firstPictures.joined(separator: " ")) (\(sizes.map { "\($0.value.count)x \($0.key)" }.joined(separator: ", ")))")
+        for (traffic, when) in [(zapper.neighbourTraffic, "the %.1f s of adjacent flipping (two new neighbours at each flip)"),
+                                (zapper.restTraffic, "the %.1f s of rest on the last channel, then to the first typed channel's picture")] {
+            guard let traffic else { continue }
+            print(String(format: "zapper: warm neighbours fetched %d kB in \(when): %.0f kbit/s for both together (goal <= 1000 at broadband)",
+                         traffic.bytes / 1000, traffic.seconds, Double(traffic.bytes) * 8 / max(traffic.seconds, 0.001) / 1000))
+        }
         if let network, let goal = ZapNetwork.numberGoal(profile: network, master: masters[0]) {
             print("number entry goal at \(network.name): 2.5 round trips + one \(goal.segmentBytes / 1000) kB segment of the lowest variant = \(goal.milliseconds) ms")
         }
@@ -63,7 +72,21 @@ struct ZapBench: ParsableCommand {
     }
 
     /// zapper at 1920x1080 offscreen: `count` flips up and down the lineup, then `count` numbers typed.
-    private func zapperTimes(tools: Tools, lineup: String, numbers: [Int], directory: URL) throws -> (adjacent: [Int], number: [Int]) {
+    /// Seconds on the last channel after the adjacent flips.
+    static let restSeconds = 20.0
+
+    private struct ZapperTimes {
+        var adjacent: [Int] = []
+        var number: [Int] = []
+        /// The first picture's size after each adjacent flip.
+        var adjacentSizes: [String] = []
+        /// What the warm neighbours fetched from the first picture to the last adjacent flip's, and over how long.
+        var neighbourTraffic: (bytes: Int, seconds: Double)?
+        /// What they fetched in the rest after the last adjacent flip (to the first typed channel's picture).
+        var restTraffic: (bytes: Int, seconds: Double)?
+    }
+
+    private func zapperTimes(tools: Tools, lineup: String, numbers: [Int], directory: URL) throws -> ZapperTimes {
         let dwellMilliseconds = Int(dwell * 1000)
         var script = "wait-event first-frame 30000\nwait \(dwellMilliseconds)\n"
         var at = 0  // the index of the channel on screen
@@ -73,6 +96,8 @@ struct ZapBench: ParsableCommand {
             at += up ? 1 : -1
             script += "press \(up ? "KEY_CHANNELUP" : "KEY_CHANNELDOWN")\nwait-event first-frame 15000\nwait \(dwellMilliseconds)\n"
         }
+        // A rest on the last channel: what its two warm neighbours cost while nobody flips.
+        script += "wait \(Int(Self.restSeconds * 1000))\n"
         for index in 0..<count {
             // A channel two or more away (not warm, unless the lineup wraps), typed digit by digit;
             // never the one on screen (typing it tunes nothing).
@@ -87,14 +112,15 @@ struct ZapBench: ParsableCommand {
         Progress.say("zapper: \(count) adjacent flips, then \(count) numbers, \(dwell) s apart")
         try child.run()
         defer { child.stop() }
-        guard child.waitForExit(seconds: Double(count) * 2 * (dwell + 16) + 60), child.process.terminationStatus == 0 else {
+        guard child.waitForExit(seconds: Double(count) * 2 * (dwell + 16) + Self.restSeconds + 60), child.process.terminationStatus == 0 else {
             throw BenchError("zapper did not finish its zap script:\n\(child.stderrTail())")
         }
         var lastReason = ""
         var lastWarm = false
         var warmNumbers = 0
-        var adjacent: [Int] = []
-        var number: [Int] = []
+        var times = ZapperTimes()
+        var start: (ms: Int, bytes: Int)?
+        var lastAdjacent: (ms: Int, bytes: Int)?
         for line in try String(contentsOf: eventsURL, encoding: .utf8).split(separator: "\n") {
             guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
             if event.eventName == .tune {
@@ -102,16 +128,27 @@ struct ZapBench: ParsableCommand {
                 lastWarm = event["warm"] as? Bool ?? false
             }
             guard event.eventName == .firstFrame, let zap = event["zap_ms"] as? Int else { continue }
+            let mark = (ms: event["t_ms"] as? Int ?? 0, bytes: event["neighbour_bytes"] as? Int ?? 0)
+            if start == nil { start = mark }
             switch lastReason {
-            case "next", "previous": adjacent.append(zap)
+            case "next", "previous":
+                times.adjacent.append(zap)
+                times.adjacentSizes.append("\(event["width"] as? Int ?? 0)x\(event["height"] as? Int ?? 0) (\(zap) ms)")
+                lastAdjacent = mark
             case "number":
-                number.append(zap)
+                if times.number.isEmpty, let lastAdjacent {
+                    times.restTraffic = (mark.bytes - lastAdjacent.bytes, Double(mark.ms - lastAdjacent.ms) / 1000)
+                }
+                times.number.append(zap)
                 if lastWarm { warmNumbers += 1 }
             default: break
             }
         }
-        Progress.say("zapper: \(warmNumbers) of \(number.count) typed channels happened to be warm neighbours")
-        return (adjacent, number)
+        Progress.say("zapper: \(warmNumbers) of \(times.number.count) typed channels happened to be warm neighbours")
+        if let start, let lastAdjacent, lastAdjacent.ms > start.ms {
+            times.neighbourTraffic = (lastAdjacent.bytes - start.bytes, Double(lastAdjacent.ms - start.ms) / 1000)
+        }
+        return times
     }
 
     /// mpv over the same channels' master playlists: `playlist-next` → `playback-restart`.
@@ -152,7 +189,7 @@ struct ZapBench: ParsableCommand {
             lines.append("| \(name) | \(sorted.count) | \(percentile(sorted, 0.5)) | \(percentile(sorted, 0.95)) | \(sorted.last!) |")
         }
         lines.append("")
-        lines.append("zapper: press → page flip of the new channel's first picture (its event log's zap_ms), 1920x1080 offscreen, neighbours kept warm at the lowest variant (a typed channel may happen to be one): the first picture is 426x240, the next segments step up. mpv: playlist-next → playback-restart, --vo=null --ao=null.")
+        lines.append("zapper: press → page flip of the new channel's first picture (its event log's zap_ms), 1920x1080 offscreen, neighbours kept warm by the head (first key frame) of each new segment of the variant the measured bandwidth carries, within 500 kbit/s each (a typed channel may happen to be one): the first picture is that variant's. mpv: playlist-next → playback-restart, --vo=null --ao=null.")
         lines.append("goals: adjacent p95 <= 100 ms and p50 <= a quarter of mpv --profile=low-latency's p50; number entry p95 <= 300 ms.")
         lines.append("load average before: \(loadBefore); after: \(loadAfter)")
         return lines.joined(separator: "\n")

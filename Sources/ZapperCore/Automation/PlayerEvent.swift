@@ -5,7 +5,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case key(name: String, action: String, waitedMilliseconds: Int)
     case tune(channel: Int, channelName: String, reason: TuneReason, warm: Bool)
     case interstitialShown(channel: Int)
-    case firstFrame(channel: Int, zapMilliseconds: Int)
+    /// The tune's first picture is on screen: its size, and the bytes warm neighbours have fetched so far.
+    case firstFrame(channel: Int, zapMilliseconds: Int, width: Int = 0, height: Int = 0, neighbourBytes: Int = 0)
     case interstitialDismissed(channel: Int, result: InterstitialResult)
     case audioStarted(channel: Int)
     case loadFailed(channel: Int, PlaybackFailure)
@@ -126,7 +127,9 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .key(name, action, waited): [("name", .string(name)), ("action", .string(action)), ("waited_ms", .int(waited))]
         case let .tune(channel, _, reason, warm): [("channel", .int(channel)), ("reason", .string(reason.rawValue)), ("warm", .bool(warm))]
         case let .interstitialShown(channel), let .audioStarted(channel): [("channel", .int(channel))]
-        case let .firstFrame(channel, zap): [("channel", .int(channel)), ("zap_ms", .int(zap))]
+        case let .firstFrame(channel, zap, width, height, neighbourBytes):
+            [("channel", .int(channel)), ("zap_ms", .int(zap)), ("width", .int(width)), ("height", .int(height)),
+             ("neighbour_bytes", .int(neighbourBytes))]
         case let .interstitialDismissed(channel, result): [("channel", .int(channel)), ("result", .string(result.rawValue))]
         case let .loadFailed(channel, failure), let .audioFailed(channel, failure):
             [("channel", .int(channel)), ("error", .string(failure.detail)), ("kind", .string(failure.name))]
@@ -175,7 +178,7 @@ public enum PlayerEvent: Sendable, Equatable {
     public var line: String? {
         switch self {
         case let .tune(channel, name, _, warm): "tuning \(channel) \(name)\(warm ? " (warm)" : "")"
-        case let .firstFrame(channel, zap): "first frame of \(channel) in \(zap) ms"
+        case let .firstFrame(channel, zap, width, height, _): "first frame of \(channel) in \(zap) ms (\(width)x\(height))"
         case let .audioStarted(channel): "sound of \(channel) started"
         case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"

@@ -7,6 +7,12 @@ public protocol ChannelSource: Sendable {
     /// follows the live edge cheaply, decodes nothing and reports nothing until
     /// `promote`. Nothing is fetched before `start`.
     func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream
+    /// The bytes every warm neighbour has fetched since the start: what keeping them costs the line.
+    var warmNeighbourBytes: Int { get }
+}
+
+extension ChannelSource {
+    public var warmNeighbourBytes: Int { 0 }
 }
 
 /// What a stream tells the player, with the tune it serves.
@@ -66,6 +72,14 @@ extension ChannelStream {
 public protocol VideoPicture: AnyObject {
     /// What it holds in memory.
     var byteSize: Int { get }
+    /// Its size in pixels (0 when it has none).
+    var width: Int { get }
+    var height: Int { get }
+}
+
+extension VideoPicture {
+    public var width: Int { 0 }
+    public var height: Int { 0 }
 }
 
 /// A decoded picture waiting for its time on the timeline; `segment` counts the
