@@ -5,7 +5,7 @@
 /// shown. This plans which variant and how much to ask for; the session does the fetching.
 ///
 /// The variant: the highest whose BANDWIDTH fits `safety` of the bandwidth measured lately
-/// (none measured: the lowest) and whose heads, as seen lately on any channel with a variant of
+/// (none measured: the lowest), whose head arrives within `maxHeadSeconds` at that bandwidth and whose heads, as seen lately on any channel with a variant of
 /// its kind (`heads`, by `keys`: its picture height, say), fit the budget for one segment's duration; a head that does not
 /// steps the next one down a variant. Heads come no faster than the budget pays for them (the
 /// playlist reloads count too), the first at once.
@@ -14,6 +14,9 @@ public struct WarmHeadPlan: Sendable, Equatable {
     public static let budget = 500_000
     /// Fraction of the measured bandwidth the variant may need.
     public static let safety = 0.7
+    /// A head must take no longer than this at the measured bandwidth: a flip soon after the
+    /// neighbour starts (or after its newest segment appears) then still finds it in.
+    public static let maxHeadSeconds = 0.125
     /// The most bytes a head may take before it is given up (no key frame's end in sight).
     public static let maxHeadBytes = 2 << 20
     /// Asked for beyond the size a variant's last head had (a bigger key frame then costs no second request).
@@ -44,7 +47,11 @@ public struct WarmHeadPlan: Sendable, Equatable {
         self.keys = keys.flatMap { $0.count == bandwidths.count ? $0 : nil } ?? bandwidths
         self.heads = heads
         nextAllowed = now
-        rank = estimate.flatMap { estimate in bandwidths.indices.last { Double(bandwidths[$0]) <= estimate * Self.safety } } ?? 0
+        rank = 0
+        guard let estimate, estimate > 0 else { return }
+        rank = bandwidths.indices.last {
+            Double(bandwidths[$0]) <= estimate * Self.safety && Double(expectedHead($0) * 8) / estimate <= Self.maxHeadSeconds
+        } ?? 0
     }
 
     /// Bytes the budget allows for one segment of `duration` seconds.

@@ -12,6 +12,9 @@ import Testing
         #expect(WarmHeadPlan(bandwidths: Self.ladder, estimate: nil, now: 0).rank == 0)
         // 3 Mbit/s carries 240p only (70 % of it: 2.1 Mbit/s).
         #expect(WarmHeadPlan(bandwidths: Self.ladder, estimate: 3_000_000, now: 0).rank == 0)
+        // 5 Mbit/s carries 720p, but its head (about 124 kB) would take 0.2 s: 240p.
+        #expect(WarmHeadPlan(bandwidths: Self.ladder, estimate: 5_000_000, now: 0).rank == 0)
+        #expect(WarmHeadPlan(bandwidths: Self.ladder, estimate: 9_000_000, now: 0).rank == 1)
         // 20 Mbit/s carries 1080p; once the playlist says 2 s segments, its expected head
         // (0.35 s of 5.4 Mbit/s, 237 kB) is over 1.25 × 125 kB: 720p (124 kB) it is.
         var plan = WarmHeadPlan(bandwidths: Self.ladder, keys: Self.keys, estimate: 20_000_000, now: 0)
