@@ -87,8 +87,10 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
                 owner.value?.followAudioRendition(startingAt: nil)
             case .cue(let cue):
                 report(.cue(cue))
+            case .warmHeads(_?, _):
+                break  // the usual way, at every flip: not worth a line
             case .rawStream, .streamEnded, .streamResumed, .warmHeads:
-                // A raw MPEG-TS stream's connections, and how a warm neighbour is kept, for a person reading the log.
+                // A raw MPEG-TS stream's connections, and a warm neighbour kept the old way (and why), for a person reading the log.
                 guard !tag.isEnded else { return }
                 // A warm raw stream that flows (again) has no failure left to tell at promotion.
                 if case .rawStream = event { tag.warmFailure = nil }
