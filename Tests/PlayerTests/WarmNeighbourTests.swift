@@ -11,14 +11,21 @@ import ZapperMedia
 /// queued), and at its promotion shows that picture at once and plays on from it.
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {
-    @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() async throws {
+    /// Channel `number` of the shared origin, started as a warm neighbour that has measured 20 Mbit/s.
+    static func warmNeighbour(_ number: Int) throws -> (ChannelPlayback, LineupChannel, ParametersCache) {
         let origin = try OriginProcess.shared.get()
-        let channel = LineupChannel(number: 3, name: "Ocean Blue", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/3/master.m3u8")!, line: 1)
+        let channel = LineupChannel(number: number, name: "Channel \(number)",
+                                    url: URL(string: "http://127.0.0.1:\(origin.port)/ch/\(number)/master.m3u8")!, line: 1)
         let cache = ParametersCache()
         let memory = WarmMemory()
         memory.measured(20_000_000)
         let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory) { _, _ in }
         warm.start()
+        return (warm, channel, cache)
+    }
+
+    @Test func aWarmNeighbourKnowsItsCodecParametersBeforePromotion() async throws {
+        let (warm, channel, cache) = try Self.warmNeighbour(3)
         defer { warm.stop() }
         let deadline = Date().addingTimeInterval(30)
         // Whichever variant it warmed on (the lowest, at the start).
@@ -32,13 +39,7 @@ struct WarmNeighbourTests {
     }
 
     @Test func aPromotedNeighbourShowsItsKeptKeyFrameAtOnceAndPlaysOnFromIt() async throws {
-        let origin = try OriginProcess.shared.get()
-        let channel = LineupChannel(number: 4, name: "Yellow Sport", url: URL(string: "http://127.0.0.1:\(origin.port)/ch/4/master.m3u8")!, line: 1)
-        let cache = ParametersCache()
-        let memory = WarmMemory()
-        memory.measured(20_000_000)
-        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory) { _, _ in }
-        warm.start()
+        let (warm, channel, cache) = try Self.warmNeighbour(4)
         defer { warm.stop() }
         func waitFor<T>(_ what: String, seconds: Double = 20, _ value: () -> T?) async throws -> T {
             let deadline = Date().addingTimeInterval(seconds)
