@@ -31,8 +31,8 @@ extension ChannelPlayback {
                     if timeline.anchor(firstTime: seconds) {
                         trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                     }
-                    guard (try? deliver(early.frame, kind: .video, stream: early.stream, timeBase: early.timeBase,
-                                        segment: segment, timeline: &timeline, resampler: resampler)) == true else { return }
+                    guard (try? deliver(early.frame, kind: .video, stream: early.stream, timeBase: early.timeBase, segment: segment,
+                                        timeline: &timeline, resampler: resampler, still: true)) == true else { return }
                     skippedPicture = early.frame.pts
                 }
             }
@@ -92,7 +92,7 @@ extension ChannelPlayback {
                     if let existing = decoders[parameters.streamID] {
                         decoder = existing
                     } else {
-                        decoder = try Decoder(parameters, threads: Self.decoderThreads(parameters))
+                        decoder = try Decoder(parameters)
                         decoders[parameters.streamID] = decoder
                     }
                     lastTimeBase[parameters.streamID] = base
@@ -131,14 +131,6 @@ extension ChannelPlayback {
         }
     }
 
-    /// One thread decodes pictures up to 1080p: a frame-threaded decoder holds its first picture
-    /// back until it has a picture per thread (a warm neighbour's kept key frame shows at once
-    /// only without), and keeps a context and reference frames per thread. Larger pictures get
-    /// FFmpeg's own choice (a frame thread per core, and one more).
-    static func decoderThreads(_ parameters: CodecParameters) -> Int {
-        parameters.kind == .video && parameters.width * parameters.height > 1920 * 1088 ? 0 : 1
-    }
-
     /// A raw stream's clock jumped (`SplicedTimeline` mended it), for a person reading the
     /// log: the first few, then every hundredth. Returns the count told.
     private func tellJumps(_ jumps: Int, told: Int) -> Int {
@@ -151,7 +143,7 @@ extension ChannelPlayback {
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
     private func deliver(_ frame: Frame, kind: MediaKind, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
-                         segment: Int, timeline: inout SplicedTimeline, resampler: AudioResampler) throws -> Bool {
+                         segment: Int, timeline: inout SplicedTimeline, resampler: AudioResampler, still: Bool = false) throws -> Bool {
         let duration = kind == .video
             ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
@@ -161,7 +153,7 @@ extension ChannelPlayback {
         }
         if kind == .video {
             captionFeed.picture(frame, at: time, tracks: trackState)
-            return enqueue(picture: frame, at: time, segment: segment)
+            return enqueue(picture: frame, at: time, segment: segment, still: still)
         }
         return samples.push(try resampler.convert(frame), at: time)
     }

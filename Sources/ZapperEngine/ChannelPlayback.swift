@@ -205,8 +205,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     var bufferedAhead: Double { inbox.seconds + samples.waitingSeconds }
 
     /// Waits for room; false when the playback stopped.
-    func enqueue(picture frame: Frame, at time: Double, segment: Int) -> Bool {
-        pictures.push(TimedPicture(time: time, picture: frame, segment: segment)) {
+    func enqueue(picture frame: Frame, at time: Double, segment: Int, still: Bool = false) -> Bool {
+        pictures.push(TimedPicture(time: time, picture: frame, segment: segment, isStill: still)) {
             // Never wait on pictures while the sound behind them in the same stream has run
             // dry: drop the oldest instead. (Sound from a rendition of its own comes from its
             // own thread, which waiting here cannot hold up; dropping would only race ahead.)

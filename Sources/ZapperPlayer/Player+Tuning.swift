@@ -165,11 +165,13 @@ extension Player {
     /// Shows the picture due now (if any) under the overlay; nil when nothing was presented.
     func presentFrame() -> Presented? {
         let now = log.now
-        var firstPicture: (serial: Int, time: Double)?
+        var firstPicture: (serial: Int, time: Double, still: Bool)?
+        var clockStart: Double?
         var scaleNanoseconds: UInt64 = 0
         if let playback, watchForStarvation(playback, now: now) {
             // A picture is due when its time falls before the middle of this vblank's interval.
-            let heard = awaitingFirstPicture ? nil : audio.clock
+            // After a still first picture, the next one is shown when it comes, and starts the clock.
+            let heard = awaitingFirstPicture || stillShown == playback.serial ? nil : audio.clock
             let clock = heard.map { $0 + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
                 do {
@@ -179,9 +181,13 @@ extension Player {
                     if let heard { ports.meter?.presented(pictureTime: picture.time, clock: heard, dropped: picture.dropped) }
                     if awaitingFirstPicture {
                         pictureWatch?.reset()
-                        firstPicture = (playback.serial, picture.time)
+                        firstPicture = (playback.serial, picture.time, picture.isStill)
                         firstPictureSize = (picture.picture.width, picture.picture.height)
                     } else {
+                        if stillShown == playback.serial, !picture.isStill {
+                            stillShown = nil
+                            clockStart = picture.time
+                        }
                         if playback.failures.recovers(segment: picture.segment) {
                             log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
                         }
@@ -231,8 +237,17 @@ extension Player {
             log.emit(.flip(flipMicroseconds: flip.map { Int(($0 * 1_000_000).rounded()) } ?? -1,
                            scaleMicroseconds: Int(scaleNanoseconds / 1000), composeMicroseconds: Int(composeNanoseconds / 1000)))
         }
+        if let clockStart, let playback {
+            audio.begin(playback, at: clockStart, leveller: leveller(for: playback.channel))
+        }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
-            audio.begin(playback, at: firstPicture.time, leveller: leveller(for: playback.channel))
+            // A still (a warm neighbour's kept key frame, shown before its stream has caught up):
+            // the sound starts with the next picture, in step with it, not behind it from now.
+            if firstPicture.still {
+                stillShown = playback.serial
+            } else {
+                audio.begin(playback, at: firstPicture.time, leveller: leveller(for: playback.channel))
+            }
             let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
             apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))
         }

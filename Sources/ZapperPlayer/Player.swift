@@ -134,6 +134,8 @@ public final class Player {
     var subtitleLines: [String] = []
     /// The size of the tune's first picture, for its `first-frame` event.
     var firstPictureSize = (width: 0, height: 0)
+    /// The tune whose first picture was a still (`TimedPicture.isStill`) and whose clock waits for its next one.
+    var stillShown: Int?
     let keeper: StateKeeper
     /// The status a fleet watches (`Player+Remote`).
     let status = StatusBoard()

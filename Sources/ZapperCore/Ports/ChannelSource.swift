@@ -91,17 +91,21 @@ public struct TimedPicture {
     public let segment: Int
     /// Pictures due before this one that were dropped unseen to reach it.
     public let dropped: Int
+    /// A picture shown ahead of its stream (a warm neighbour's kept key frame): the clock, and
+    /// the sound, start at the next picture, when the stream itself has caught up.
+    public let isStill: Bool
 
-    public init(time: Double, picture: any VideoPicture, segment: Int, dropped: Int = 0) {
+    public init(time: Double, picture: any VideoPicture, segment: Int, dropped: Int = 0, isStill: Bool = false) {
         self.time = time
         self.picture = picture
         self.segment = segment
         self.dropped = dropped
+        self.isStill = isStill
     }
 
     /// The same picture, counted as reached past `count` older ones.
     public func dropping(_ count: Int) -> TimedPicture {
-        TimedPicture(time: time, picture: picture, segment: segment, dropped: count)
+        TimedPicture(time: time, picture: picture, segment: segment, dropped: count, isStill: isStill)
     }
 }
 

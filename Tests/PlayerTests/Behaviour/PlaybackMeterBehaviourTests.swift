@@ -35,6 +35,21 @@ extension InProcess {
             #expect(meter.underruns.load(ordering: .relaxed) == 0)
         }
 
+        @Test func afterAStillFirstPictureTheClockAndTheSoundStartWithTheStreamsNextPicture() throws {
+            let meter = RecordingMeter()
+            var script = ChannelScript(colour: (50, 50, 200))
+            script.stillFor = 400
+            let harness = try PlayerHarness([script], meter: meter)
+            let first = try #require(harness.run(until: .firstFrame))
+            harness.run(milliseconds: 1000)
+            let started = try #require(harness.events(.audioStarted).first, "no sound after a still first picture")
+            #expect(started.milliseconds - first.milliseconds >= 400, "the sound began with the still, not the stream")
+            // The picture after the still is the stream's next one: nothing passed over to reach it.
+            let seen = meter.presentations.withLock { $0 }
+            #expect(seen.first.map { $0.pictureTime < 0.1 } == true, "\(seen.prefix(3))")
+            #expect(seen.allSatisfy { $0.dropped == 0 }, "\(seen.map(\.dropped))")
+        }
+
         @Test func soundThatStopsIsOneUnderrunAndPicturesAtTheirOwnRateDropNothing() throws {
             let meter = RecordingMeter()
             var script = ChannelScript(colour: (50, 200, 50))

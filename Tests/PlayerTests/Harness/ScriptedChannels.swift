@@ -11,6 +11,9 @@ struct ChannelScript: Sendable {
     var soundHz: Int?
     /// Its first picture comes this long after it starts (or, warm, after its promotion).
     var firstPictureAfter = 200
+    /// With a value, its first picture is a still (a warm neighbour's kept key frame), and the
+    /// stream's own pictures and sound follow it this many milliseconds later.
+    var stillFor: Int?
     /// The tunes counted in `failingTunes` (the first is 1) fail with `failure` this long after they start.
     var failure: PlaybackFailure?
     var failAfter = 100
@@ -130,6 +133,7 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     private var failureTold = false
     private var firstShownAt: Double?
     private var lastTime = -1.0
+    private var stillShownAt: Double?
     private var stopped = false
     private let frame: Frame
     /// Every other picture: the colour a shade lighter (the picture moves, its colour stays).
@@ -196,6 +200,17 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
             if let first = firstShownAt, let stop = script.picturesStopAfter, script.stallingTunes.contains(tuneNumber),
                now > first + Double(stop) / 1000 { return nil }
             guard let time else {
+                if let still = script.stillFor {
+                    guard let stillShownAt else {
+                        stillShownAt = now
+                        return TimedPicture(time: 0, picture: frame, segment: 1, isStill: true)
+                    }
+                    guard now >= stillShownAt + Double(still) / 1000 else { return nil }
+                    // The stream caught up: its next picture, and its sound from then on.
+                    firstShownAt = now
+                    lastTime = 1 / script.framesPerSecond
+                    return TimedPicture(time: lastTime, picture: shade, segment: 1)
+                }
                 firstShownAt = now
                 lastTime = 0
                 return TimedPicture(time: 0, picture: frame, segment: 1)
