@@ -137,8 +137,10 @@ extension HLSLiveSession {
         var bytes = 0
         var request = plan.firstRequest
         let deadline = Self.now() + SegmentLimits.deadline(duration: segment.duration)
+        var gaveUp = false
         do {
             while true {
+                let before = bytes
                 let response = try await fetcher.start(segment.uri, byteRange: HLSByteRange(length: request, offset: bytes))
                 guard response.status == .partialContent else {
                     return .refused("\(segment.uri.absoluteString) answered a Range request with the whole segment")
@@ -147,12 +149,18 @@ extension HLSLiveSession {
                 for try await chunk in response.body {
                     bytes += chunk.readableBytes
                     WarmTraffic.add(chunk.readableBytes)
-                    guard bytes <= WarmHeadPlan.maxHeadBytes, Self.now() <= deadline else {
-                        throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge,
-                                                  reason: "no key frame whole in \(bytes) bytes")
+                    guard bytes <= WarmHeadPlan.maxHeadBytes else {
+                        gaveUp = true
+                        throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .tooLarge, reason: "no key frame whole in \(bytes) bytes")
+                    }
+                    guard Self.now() <= deadline else {
+                        throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .timeout, reason: "\(bytes) bytes of its head, and not whole")
                     }
                     scan.append(chunk.readableBytesView)
                     queue.append(Data(chunk.readableBytesView))
+                }
+                guard bytes > before else {
+                    throw HTTPFetcher.Failure(url: segment.uri.absoluteString, kind: .truncated, reason: "an empty answer to a Range request")
                 }
                 let whole = total.map { bytes >= $0 } ?? false
                 if whole || scan.picturesAfterKeyFrame > 0 {
@@ -170,7 +178,13 @@ extension HLSLiveSession {
         } catch {
             queue.cancel()
             if Task.isCancelled { return .cancelled }
-            plan.fetchedHead(max(bytes, 1), needed: nil, segmentDuration: segment.duration, at: Self.now())
+            // Any failure costs the budget what it fetched; only a head given up for its size
+            // teaches the plan (a lower variant next).
+            if gaveUp {
+                plan.fetchedHead(bytes, needed: nil, segmentDuration: segment.duration, at: Self.now())
+            } else {
+                plan.spent(bytes, at: Self.now())
+            }
             return .failed
         }
     }

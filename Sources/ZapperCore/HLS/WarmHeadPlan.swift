@@ -5,10 +5,11 @@
 /// shown. This plans which variant and how much to ask for; the session does the fetching.
 ///
 /// The variant: the highest whose BANDWIDTH fits `safety` of the bandwidth measured lately
-/// (none measured: the lowest), whose head arrives within `maxHeadSeconds` at that bandwidth and whose heads, as seen lately on any channel with a variant of
-/// its kind (`heads`, by `keys`: its picture height, say), fit the budget for one segment's duration; a head that does not
-/// steps the next one down a variant. Heads come no faster than the budget pays for them (the
-/// playlist reloads count too), the first at once.
+/// (none measured: the lowest), whose head arrives within `maxHeadSeconds` at that bandwidth, and
+/// whose heads, as seen lately on any channel with a variant of its kind (`heads`, by `keys`: its
+/// picture height, say), fit the budget for one segment's duration; a head that does not steps
+/// the next one down a variant. Heads come no faster than the budget pays for them (the playlist
+/// reloads count too), the first at once.
 public struct WarmHeadPlan: Sendable, Equatable {
     /// The neighbour's budget, bits per second (both neighbours together: twice this).
     public static let budget = 500_000
@@ -65,9 +66,11 @@ public struct WarmHeadPlan: Sendable, Equatable {
     /// variant's heads are taken to have before one is seen.
     public static let keyFrameSeconds = 0.35
 
-    /// The bytes a head of variant `rank` needs: as seen lately, else as its BANDWIDTH suggests.
+    /// The bytes a head of variant `rank` needs: as seen lately, else as its BANDWIDTH (any
+    /// number a playlist gives) suggests; never more than `maxHeadBytes`.
     func expectedHead(_ rank: Int) -> Int {
-        heads[keys[rank]] ?? Int(Double(bandwidths[rank]) * Self.keyFrameSeconds / 8)
+        let guess = Double(max(bandwidths[rank], 0)) * Self.keyFrameSeconds / 8
+        return min(heads[keys[rank]] ?? Int(min(guess, Double(Self.maxHeadBytes))), Self.maxHeadBytes)
     }
 
     /// Steps down past variants whose heads do not fit the budget for one segment of

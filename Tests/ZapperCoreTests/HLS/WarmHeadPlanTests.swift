@@ -67,6 +67,17 @@ import Testing
         #expect(!plan.mayFetch(at: 201))
     }
 
+    @Test func anyBandwidthAPlaylistGivesIsSafe() {
+        var plan = WarmHeadPlan(bandwidths: [Int.min, 0, Int.max], estimate: .greatestFiniteMagnitude, now: 0)
+        plan.fit(segmentDuration: 2)
+        #expect(plan.firstRequest <= WarmHeadPlan.maxHeadBytes)
+        var huge = WarmHeadPlan(bandwidths: [1, Int.max], estimate: 1e300, heads: [Int.max: Int.max], now: 0)
+        huge.fit(segmentDuration: .infinity)
+        huge.fetchedHead(Int.max / 16, needed: nil, segmentDuration: .nan, at: 0)
+        huge.fit(segmentDuration: 2)
+        #expect(huge.rank == 0 && huge.firstRequest == 32 << 10)
+    }
+
     @Test func theMemoryIsBounded() {
         let full = Dictionary(uniqueKeysWithValues: (1...WarmHeadPlan.maxRemembered).map { ($0 * 1000, 1) })
         var known = WarmHeadPlan(bandwidths: [1000], estimate: nil, heads: full, now: 0)
