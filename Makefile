@@ -4,8 +4,8 @@
 #               (make test-image: image/test on bochs and virtio-gpu)
 #   make fuzz   libFuzzer on each parser of outside bytes for FUZZ_SECONDS (60) each
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
-#               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next,
-#               and key to screen while loads hang
+#               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
+#               (on loopback, then over a shaped broadband link), and key to screen while loads hang
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
@@ -117,12 +117,14 @@ test-image:
 
 # One run, one origin (on a free port), one channel: zapper, mpv and ffmpeg
 # one after the other for a minute each (about four minutes); prints a table.
-# Then the zap times (zapper and mpv), key-to-screen (flips while loads hang, the panel) and a
+# Then the zap times (zapper and mpv; on loopback, then behind a 40 ms, 20 Mbit/s link: a network
+# namespace as root, else the origin's own delay and bandwidth faults, said so), key-to-screen (flips while loads hang, the panel) and a
 # 10,000-entry lineup beside the demo's 8.
 bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap --network broadband $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" lineup
