@@ -13,8 +13,7 @@ extension HLSLiveSession {
         let variant: Int
         let url: URL
         let bandwidth: Int?
-        /// What its heads are remembered by across channels: its picture height (negative, so
-        /// never a BANDWIDTH), else its BANDWIDTH.
+        /// What its heads are remembered by across channels (`kind(height:bandwidth:)`).
         let kind: Int
     }
 
@@ -24,8 +23,17 @@ extension HLSLiveSession {
         return ladder.bandwidths.indices.sorted { ladder.bandwidths[$0] < ladder.bandwidths[$1] }.map { rung in
             let variant = variants[ladder.rungs[rung][0]]
             return WarmRung(rung: rung, variant: ladder.rungs[rung][0], url: variant.uri, bandwidth: ladder.bandwidths[rung],
-                            kind: variant.resolution.map { -$0.height } ?? ladder.bandwidths[rung])
+                            kind: kind(height: variant.resolution?.height, bandwidth: ladder.bandwidths[rung]))
         }
+    }
+
+    /// What a variant's heads are remembered by across channels: its picture height and its
+    /// BANDWIDTH to within a factor of √2 (a 1080p still picture at 216 kbit/s is not a 1080p
+    /// programme at 5 Mbit/s); without a RESOLUTION, its BANDWIDTH. Negative: never a BANDWIDTH.
+    static func kind(height: Int?, bandwidth: Int) -> Int {
+        guard let height else { return bandwidth }
+        let band = min(max(Int((log2(Double(max(bandwidth, 1))) * 2).rounded(.down)), 0), 63)
+        return -(min(max(height, 0), 1 << 20) * 64 + band) - 1
     }
 
     /// The head of a segment, handed on; the rest follows at the promotion unless it was all of it.

@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 import TestSupport
 import ZapperCore
-import ZapperHLS
+@testable import ZapperHLS
 
 /// A warm neighbour's session against the real origin over loopback: it keeps only the head
 /// (first key frame) of each new segment of a variant the measured bandwidth carries, and at
@@ -73,7 +73,11 @@ struct WarmHeadTests {
         var scan = TSKeyFrameWindow()
         scan.append(kept)
         #expect(scan.firstKeyFrameEnd != nil, "no key frame whole in the head")
-        #expect((warm.memory.heads[-720] ?? 0) > 0)
+        #expect(warm.memory.heads.count == 1 && (warm.memory.heads.values.first ?? 0) > 0)
+        // Remembered by picture height and bandwidth: a still 1080p picture at 216 kbit/s is not a 5 Mbit/s programme.
+        #expect(HLSLiveSession.kind(height: 1080, bandwidth: 216_576) != HLSLiveSession.kind(height: 1080, bandwidth: 5_430_192))
+        #expect(HLSLiveSession.kind(height: 720, bandwidth: 2_844_064) == HLSLiveSession.kind(height: 720, bandwidth: 2_950_000))
+        #expect(HLSLiveSession.kind(height: Int.max, bandwidth: Int.max) < 0 && HLSLiveSession.kind(height: nil, bandwidth: 7) == 7)
         let before = recorder.deliveries.withLock { $0.count }
 
         // Promoted: the newest head's segment is fetched on, on its own bytes, and the session plays on.
