@@ -72,12 +72,7 @@ extension Player {
         }
         // Neighbours of the channel left behind stop now, not at the new one's first picture:
         // their fetches would share the line with the tune's (its neighbours start after it shows).
-        if let wanted = wantedNeighbours(around: channel.number) {
-            for (neighbour, playback) in warm where !wanted.contains(neighbour) {
-                playback.stop(keepingSound: false)
-                warm[neighbour] = nil
-            }
-        }
+        if let wanted = wantedNeighbours(around: channel.number) { stopNeighbours(except: wanted) }
     }
 
     private func makePlayback(_ channel: LineupChannel, serial: Int?) -> any ChannelStream {
@@ -122,13 +117,18 @@ extension Player {
         })
     }
 
-    /// Keeps the channels next to `number` warm, and only those.
-    func rewarm(around number: Int) {
-        guard let wanted = wantedNeighbours(around: number) else { return }
+    /// Stops every warm neighbour but those `wanted`.
+    private func stopNeighbours(except wanted: Set<Int>) {
         for (neighbour, playback) in warm where !wanted.contains(neighbour) {
             playback.stop(keepingSound: false)
             warm[neighbour] = nil
         }
+    }
+
+    /// Keeps the channels next to `number` warm, and only those.
+    func rewarm(around number: Int) {
+        guard let wanted = wantedNeighbours(around: number) else { return }
+        stopNeighbours(except: wanted)
         for neighbour in wanted where warm[neighbour] == nil {
             guard let channel = channels[neighbour]?.playing(source: tuner.source(of: neighbour)) else { continue }
             let playback = makePlayback(channel, serial: nil)
