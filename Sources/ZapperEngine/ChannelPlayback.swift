@@ -34,11 +34,14 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     private var audioFeed: AudioRenditionFeed?
     public let sampleRate: Int
     static let maxPictures = 24
-    /// Decoded pictures wait in memory up to this many bytes too (six 1080p pictures, 0.2 s at
-    /// 30 fps; two at 4K): the queue's main cost in resident memory. The decoder keeps well ahead
-    /// of the clock with that: at 32 MB the steady RSS playing 1080p was 205 MB, at 16 MB 188-189
-    /// MB, with no picture late or dropped in 40 s (`zapper-bench playback`, its metrics).
-    static let maxPictureBytes = 16 << 20
+    /// Decoded pictures wait in memory up to this many bytes too (three 1080p pictures, 0.1 s at
+    /// 30 fps), but at least `minPictures` of any size (4K): the queue's main cost in resident memory. The decoder keeps ahead of
+    /// the clock with that. Playing 1080p (`zapper-bench playback`, its metrics): at 32 MB the
+    /// steady RSS was 205 MB, at 16 MB 188-189 MB; later, with the allocator's fixed threshold
+    /// and a one-thread decoder, 165-166 MB at 16 MB and 155 MB at 8 MB, with no picture late
+    /// or dropped in 40 s.
+    static let maxPictureBytes = 8 << 20
+    static let minPictures = 3
     static let maxAudioSeconds = 1.0
     /// Unreadable packets in a row a decoder may skip before the segment fails.
     static let skippedPackets = 16
@@ -57,7 +60,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         self.sampleRate = sampleRate
         self.parametersCache = parametersCache
         inbox = SegmentInbox(warmKeeps: 1) { tag.serial == nil }
-        let pictures = PictureQueue(maxCount: Self.maxPictures, maxBytes: Self.maxPictureBytes)
+        let pictures = PictureQueue(maxCount: Self.maxPictures, maxBytes: Self.maxPictureBytes, minCount: Self.minPictures)
         self.pictures = pictures
         samples = SampleQueue(sampleRate: sampleRate, maxSeconds: Self.maxAudioSeconds) { pictures.wake() }
         let buffered = SharedDouble(10)

@@ -9,8 +9,8 @@ final class PictureQueue: @unchecked Sendable {
     private var due: DuePictures
     private var aborted = false
 
-    init(maxCount: Int, maxBytes: Int) {
-        due = DuePictures(maxCount: maxCount, maxBytes: maxBytes)
+    init(maxCount: Int, maxBytes: Int, minCount: Int = 1) {
+        due = DuePictures(maxCount: maxCount, maxBytes: maxBytes, minCount: minCount)
     }
 
     /// Queues `picture`, waiting while the queue is full; false once aborted. While full,

@@ -1,19 +1,22 @@
 /// Decoded pictures waiting for their time on the timeline, in decode order, and
 /// the rule for taking them: the newest picture due, the older ones dropped
 /// unseen (a late picture is dropped, never shown late). Bounded by a count and
-/// by the bytes they hold (their cost in resident memory).
+/// by the bytes they hold (their cost in resident memory), though never below
+/// `minCount` pictures (large pictures still get a few in hand).
 public struct DuePictures {
     public let maxCount: Int
     public let maxBytes: Int
+    public let minCount: Int
     public private(set) var pictures: [TimedPicture] = []
     public private(set) var bytes = 0
 
-    public init(maxCount: Int, maxBytes: Int) {
+    public init(maxCount: Int, maxBytes: Int, minCount: Int = 1) {
         self.maxCount = max(maxCount, 1)
         self.maxBytes = max(maxBytes, 1)
+        self.minCount = min(max(minCount, 1), self.maxCount)
     }
 
-    public var isFull: Bool { pictures.count >= maxCount || bytes >= maxBytes }
+    public var isFull: Bool { pictures.count >= maxCount || (bytes >= maxBytes && pictures.count >= minCount) }
     public var isEmpty: Bool { pictures.isEmpty }
 
     public mutating func append(_ picture: TimedPicture) {

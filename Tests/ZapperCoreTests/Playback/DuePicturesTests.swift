@@ -46,4 +46,16 @@ struct DuePicturesTests {
         due.removeAll()
         #expect(due.isEmpty && due.bytes == 0)
     }
+
+    /// 4K pictures each larger than the byte bound: a few still wait, no more.
+    @Test func picturesLargerThanTheByteBoundStillGetTheLeastCount() {
+        var due = DuePictures(maxCount: 24, maxBytes: 8 << 20, minCount: 3)
+        due.append(TimedPicture(time: 0, picture: Picture(12 << 20), segment: 0))
+        #expect(!due.isFull)
+        due.append(TimedPicture(time: 0.033, picture: Picture(12 << 20), segment: 0))
+        #expect(!due.isFull)
+        due.append(TimedPicture(time: 0.067, picture: Picture(12 << 20), segment: 0))
+        #expect(due.isFull)
+        #expect(DuePictures(maxCount: 2, maxBytes: 1, minCount: 5).minCount == 2)
+    }
 }
