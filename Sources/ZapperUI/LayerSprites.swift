@@ -51,6 +51,9 @@ final class LayerSprites {
         return image
     }
 
+    /// Forgets every image (nothing is on the overlay: their memory goes back).
+    func removeAll() { entries.removeAll() }
+
     /// How many images are kept (for tests).
     var count: Int { entries.count }
 }

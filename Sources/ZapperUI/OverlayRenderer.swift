@@ -22,6 +22,7 @@ public final class OverlayRenderer {
     /// separate UI plane needs to be updated only there.
     public private(set) var damage: Rect?
 
+    private let pixels: OverlayPixels
     private let surface: OpaquePointer
     private let cr: OpaquePointer
     private let text: OpaquePointer
@@ -47,7 +48,11 @@ public final class OverlayRenderer {
         self.width = width
         self.height = height
         layout = OverlayLayout(width: width, height: height, safeArea: safeArea)
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+        guard let pixels = OverlayPixels(width: width, height: height) else {
+            preconditionFailure("no memory for a \(width)x\(height) overlay")
+        }
+        self.pixels = pixels
+        surface = cairo_image_surface_create_for_data(pixels.data, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(pixels.stride))
         precondition(cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
                      "cairo: \(String(cString: cairo_status_to_string(cairo_surface_status(surface))))")
         cr = cairo_create(surface)
@@ -84,7 +89,12 @@ public final class OverlayRenderer {
         let previous = dirty
         guideAtBottom = { if case .guide = layers.first { true } else { false } }()
         if !layers.contains(where: { if case .guide = $0 { true } else { false } }) { guideCanvas = nil }
-        if !dirtyRegions.isEmpty && !guideAtBottom {
+        if layers.isEmpty {
+            // Nothing shows: the cleared overlay's pages and the layers' images go back.
+            if !dirtyRegions.isEmpty { pixels.release() }
+            cairo_surface_mark_dirty(surface)
+            sprites.removeAll()
+        } else if !dirtyRegions.isEmpty && !guideAtBottom {
             cairo_save(cr)
             cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
             for region in dirtyRegions {

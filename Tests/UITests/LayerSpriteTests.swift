@@ -58,6 +58,22 @@ import ZapperCore
         #expect(renderer.spriteCount == 8)
     }
 
+    /// Once nothing is on the overlay its images are let go and its pixels are transparent
+    /// (their pages given back); the next card draws as it did the first time.
+    @Test func anEmptyOverlayLetsItsMemoryGoAndDrawsAgainTheSame() {
+        let renderer = OverlayRenderer(width: 1920, height: 1080)
+        let layers: [OverlayLayer] = [.interstitial(Fixtures.errorCard, appearance: 1), .banner(Fixtures.banner, appearance: 0.5)]
+        renderer.render(layers)
+        let first = Self.digest(renderer.image())
+        #expect(renderer.spriteCount == 2)
+        renderer.render([])
+        #expect(renderer.spriteCount == 0)
+        #expect(renderer.dirty == nil)
+        #expect(renderer.image().pixels.allSatisfy { $0 == 0 })
+        renderer.render(layers)
+        #expect(Self.digest(renderer.image()) == first)
+    }
+
     /// A hash of every byte of the picture (the standard library's, over the bytes at once).
     private static func digest(_ image: ARGBImage) -> Int {
         var hasher = Hasher()
