@@ -9,6 +9,7 @@ import ZapperMedia
 extension ChannelPlayback {
     func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
+        var watches: [Int32: DecoderWatch] = [:]  // one-thread video decoders' load, by stream PID
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
         var jumpsTold = 0
@@ -53,11 +54,8 @@ extension ChannelPlayback {
                     captionFeed.discontinuity(at: timeline.end)
                     // The old timeline's last pictures come out first, then the decoders start afresh.
                     for (id, decoder) in decoders {
-                        try decoder.send(nil)
-                        while let frame = try decoder.receive() {
-                            guard try deliver(frame, kind: decoder.kind, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
-                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
-                        }
+                        guard try drain(decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
+                                        segment: segment, timeline: &timeline, resampler: resampler) else { return }
                         decoder.flush()
                     }
                 }
@@ -88,12 +86,21 @@ extension ChannelPlayback {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
                         }
                     }
-                    let decoder: Decoder
+                    var decoder: Decoder
                     if let existing = decoders[parameters.streamID] {
                         decoder = existing
                     } else {
-                        decoder = try Decoder(parameters)
+                        let pixels = parameters.kind == .video ? parameters.width * parameters.height : 0
+                        decoder = try Decoder(parameters, threads: parameters.kind == .video ? decoderThreads.threads(forPixels: pixels) : 0)
                         decoders[parameters.streamID] = decoder
+                    }
+                    if packet.isKeyframe, watches[parameters.streamID]?.wantsThreads == true {
+                        // One thread was too slow: frame threads from this key frame on, the old decoder's last pictures first.
+                        guard try drain(decoder, stream: parameters.streamID, timeBase: lastTimeBase[parameters.streamID] ?? base,
+                                        segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                        decoder = try Decoder(parameters, threads: 0)
+                        decoders[parameters.streamID] = decoder
+                        watches[parameters.streamID] = nil
                     }
                     lastTimeBase[parameters.streamID] = base
                     do {
@@ -105,6 +112,8 @@ extension ChannelPlayback {
                             }
                             guard try deliver(frame, kind: decoder.kind, stream: parameters.streamID, timeBase: base,
                                               segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                            watch(decoder, picture: frame, time: frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) },
+                                  stream: parameters.streamID, watches: &watches)
                         }
                         unreadable = 0
                         if timeline.jumps > jumpsTold { jumpsTold = tellJumps(timeline.jumps, told: jumpsTold) }
@@ -139,6 +148,17 @@ extension ChannelPlayback {
             FileHandle.standardError.write(Data("zapper: channel \(channel.number): the stream's clock jumped (\(jumps) so far\(more)); it plays on from where it was\n".utf8))
         }
         return jumps
+    }
+
+    /// Delivers the pictures or sound `decoder` still holds; false once the playback stopped.
+    private func drain(_ decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32), segment: Int,
+                       timeline: inout SplicedTimeline, resampler: AudioResampler) throws -> Bool {
+        try decoder.send(nil)
+        while let frame = try decoder.receive() {
+            guard try deliver(frame, kind: decoder.kind, stream: stream, timeBase: timeBase,
+                              segment: segment, timeline: &timeline, resampler: resampler) else { return false }
+        }
+        return true
     }
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.

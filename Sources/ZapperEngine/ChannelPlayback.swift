@@ -17,6 +17,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// Every request of this channel (playlists, segments, keys, sections, renditions) carries its lineup headers.
     let fetcher: HTTPFetcher
     let parametersCache: ParametersCache
+    /// How many threads its video decoders get (one, until one is too slow on this box).
+    let decoderThreads: DecoderThreads
     let report: @Sendable (PlaybackNews) -> Void
 
     /// Segments waiting for the decode thread.
@@ -51,8 +53,9 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// follows the live edge at the lowest variant keeping only the newest
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
-                audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, report: @escaping ChannelReport) {
+                audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, report: @escaping ChannelReport) {
         self.channel = channel
+        self.decoderThreads = decoderThreads
         let tracks = ChannelTracks(audioLanguage: audioLanguage)
         trackState = tracks
         let tag = TuneTag(serial: serial)

@@ -1,0 +1,47 @@
+/// Whether one decoding thread keeps up with a video stream: the time spent decoding a
+/// window of pictures against the play time they span.
+///
+/// A one-thread decoder holds the fewest pictures (FFmpeg's frame threads each keep a
+/// picture in flight and a context of their own: about 16 MB more at 1080p). It is
+/// enough wherever decoding takes a small share of real time; on a box where it does
+/// not, the stream is better decoded by several threads, and this says so.
+public struct DecodeLoad: Sendable {
+    /// Pictures per judgement (two seconds at 30 fps).
+    public let window: Int
+    /// The share of real time one thread may spend decoding and still be enough.
+    public let busyShare: Double
+    private var busy = 0.0
+    private var count = 0
+    private var first: Double?
+    private var last: Double?
+
+    public init(window: Int = 60, busyShare: Double = 0.5) {
+        self.window = max(window, 2)
+        self.busyShare = busyShare.isFinite ? max(busyShare, 0) : 0.5
+    }
+
+    /// One picture decoded in `busy` seconds, its presentation time `time` (seconds, nil
+    /// when it has none). True when a window closes with the decoding having taken more
+    /// than `busyShare` of the time its pictures span. Times that go backwards (a new
+    /// timeline) or jump start the window again; a nonsensical busy time is not counted.
+    public mutating func record(busy seconds: Double, time: Double?) -> Bool {
+        guard seconds.isFinite, seconds >= 0, let time, time.isFinite else { return false }
+        if let last, time <= last || time - last > 1 { reset() }
+        if first == nil { first = time }
+        last = time
+        busy += seconds
+        count += 1
+        guard count >= window, let first else { return false }
+        let span = (time - first) * Double(count) / Double(count - 1)  // the last picture's own time too
+        let tooSlow = span > 0 && busy > busyShare * span
+        reset()
+        return tooSlow
+    }
+
+    private mutating func reset() {
+        busy = 0
+        count = 0
+        first = nil
+        last = nil
+    }
+}

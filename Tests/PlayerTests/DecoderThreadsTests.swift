@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+import ZapperMedia
+@testable import ZapperEngine
+
+/// A video decoder starts on one thread; found too slow, it goes on with FFmpeg's frame
+/// threads from the next key frame, no picture lost, and the process's later decoders of
+/// pictures that large start with them.
+@Suite(.timeLimit(.minutes(5)))
+struct DecoderThreadsTests {
+    @Test func aDecoderTooSlowForOneThreadGoesOnWithFrameThreadsLosingNoPicture() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = LineupChannel(number: 5, name: "Channel 5",
+                                    url: URL(string: "http://127.0.0.1:\(origin.port)/ch/5/master.m3u8")!, line: 1)
+        let news = GuardedRenditionTests.NewsBox()
+        let threads = DecoderThreads(busyShare: 0)  // any time spent decoding is too much
+        #expect(threads.threads(forPixels: 1920 * 1080) == 1)
+        let playback = ChannelPlayback(channel: channel, serial: 1, sampleRate: 48_000, parametersCache: ParametersCache(),
+                                       warmMemory: WarmMemory(), decoderThreads: threads) { item, _ in
+            news.add(item)
+        }
+        playback.start()
+        defer { playback.stop() }
+        func waitFor<T>(_ what: String, _ value: () -> T?) async throws -> T {
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline {
+                if let value = value() { return value }
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            throw RawHTTPConnection.Failure(description: "timed out waiting for \(what): \(news.items)")
+        }
+        let first = try await waitFor("the first picture") { playback.picture(at: nil) }
+        // Five seconds of pictures, one frame at a time, faster than real time; the sound is
+        // taken while a picture is waited for (a full sound queue holds the decoder). The
+        // first window closes after two seconds.
+        var times = [first.time]
+        for step in 1...150 {
+            let time = first.time + Double(step) / 30
+            let next = try await waitFor("picture \(step) after the first") {
+                if let picture = playback.picture(at: time + 0.001) { return picture }
+                _ = playback.takeAudio(frames: 1600, from: time)
+                return nil
+            }
+            times.append(next.time)
+        }
+        let steps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.005 }, "picture steps \(steps.filter { abs($0 - 1.0 / 30) >= 0.005 })")
+        let from = try #require(threads.threadedFrom, "one thread was never judged too slow")
+        #expect(threads.threads(forPixels: from) == 0 && threads.threads(forPixels: from - 1) == 1)
+    }
+}

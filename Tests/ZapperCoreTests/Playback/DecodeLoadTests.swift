@@ -1,0 +1,38 @@
+import Testing
+import ZapperCore
+
+/// Whether one decoding thread keeps up: a window of pictures' decoding time against their play time.
+struct DecodeLoadTests {
+    /// `count` pictures at 30 fps from `start`, each decoded in `busy` seconds; the judgements made.
+    static func judge(_ load: inout DecodeLoad, count: Int, busy: Double, start: Double = 0) -> [Bool] {
+        (0..<count).compactMap { index in
+            let tooSlow = load.record(busy: busy, time: start + Double(index) / 30)
+            return (index + 1) % load.window == 0 ? tooSlow : (tooSlow ? true : nil)
+        }
+    }
+
+    @Test func aWindowIsJudgedByTheShareOfItsPlayTimeSpentDecoding() {
+        var load = DecodeLoad(window: 60, busyShare: 0.5)
+        #expect(Self.judge(&load, count: 120, busy: 0.010) == [false, false])  // 30 %
+        #expect(Self.judge(&load, count: 60, busy: 0.020, start: 4) == [true])  // 60 %
+        #expect(Self.judge(&load, count: 59, busy: 0.030, start: 6).isEmpty, "no judgement before a window closes")
+    }
+
+    @Test func aNewTimelineOrAJumpStartsTheWindowAgain() {
+        var load = DecodeLoad(window: 4, busyShare: 0.5)
+        // Back in time at 2 (a new timeline), forward by three seconds at 5: each starts a new window.
+        let judged = [10, 10.033, 2, 2.033, 5, 5.033, 5.067, 5.1].map { load.record(busy: 1, time: $0) }
+        #expect(judged == [false, false, false, false, false, false, false, true])
+    }
+
+    @Test func nonsenseIsNotCounted() {
+        var load = DecodeLoad(window: 2, busyShare: .nan)
+        #expect(load.busyShare == 0.5)
+        let nonsense = [(-1.0, 1.0), (.infinity, 1), (.nan, 1)].map { load.record(busy: $0.0, time: $0.1) }
+        let untimed = [load.record(busy: 1, time: nil), load.record(busy: 1, time: .infinity)]
+        #expect(nonsense == [false, false, false] && untimed == [false, false])
+        let idle = [load.record(busy: 0, time: 1), load.record(busy: 0, time: 1.033)]
+        #expect(idle == [false, false], "no time spent: enough")
+        #expect(DecodeLoad(window: -5).window == 2)
+    }
+}
