@@ -33,15 +33,22 @@ struct DecoderThreadsTests {
             throw RawHTTPConnection.Failure(description: "timed out waiting for \(what): \(news.items)")
         }
         let first = try await waitFor("the first picture") { playback.picture(at: nil) }
-        // Five seconds of pictures, one frame at a time, faster than real time; the sound is
-        // taken while a picture is waited for (a full sound queue holds the decoder). The
-        // first window closes after two seconds.
+        // Five seconds of pictures, one frame at a time, no faster than real time (a live stream
+        // has no more). The sound is taken as an audio clock would (a full sound queue holds the
+        // decoder), never past the picture waited for. The first window closes after two seconds.
         var times = [first.time]
+        var clock = first.time
+        let begun = Date()
         for step in 1...150 {
             let time = first.time + Double(step) / 30
+            let due = begun.addingTimeInterval(Double(step) / 30).timeIntervalSinceNow
+            if due > 0 { try await Task.sleep(for: .milliseconds(Int(due * 1000) + 1)) }
             let next = try await waitFor("picture \(step) after the first") {
                 if let picture = playback.picture(at: time + 0.001) { return picture }
-                _ = playback.takeAudio(frames: 1600, from: time)
+                if clock < time {
+                    _ = playback.takeAudio(frames: 480, from: clock)
+                    clock += 0.01
+                }
                 return nil
             }
             times.append(next.time)
