@@ -127,9 +127,10 @@ extension ChannelPlayback {
                     }
                 }
                 // A segment that holds much less than its playlist says was cut short
-                // (a truncated body with a matching length is invisible to HTTP).
+                // (a truncated body with a matching length is invisible to HTTP). A warm head
+                // ends short when a newer one replaced it (a failed rest is reported by the session).
                 let held = span.map { $0.last - $0.first } ?? 0
-                if delivery.duration > 0, held < delivery.duration / 2 {
+                if delivery.duration > 0, held < delivery.duration / 2, !delivery.keptHead {
                     report(.failed(PlaybackFailure(.truncated, "segment \(delivery.sequence) holds \(String(format: "%.1f", held)) s of its \(String(format: "%.1f", delivery.duration)) s")))
                 }
             } catch {

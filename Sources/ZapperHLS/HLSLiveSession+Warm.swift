@@ -116,7 +116,11 @@ extension HLSLiveSession {
                     return fallBack("its segments are \(newest.initSection != nil ? "fragmented MP4" : newest.key != nil ? "encrypted" : "byte ranges")")
                 }
                 switch await fetchHead(of: newest, rung: rung, plan: &plan) {
-                case .kept(let head): kept = head
+                case .kept(let head):
+                    // The head kept before ends where it is: a decoder that took it at a promotion
+                    // made while this one came moves on to this one, not waiting for a rest never fetched.
+                    kept?.queue.finish()
+                    kept = head
                 case .failed: break  // the head kept before (if any) stays
                 case .refused(let reason): return fallBack(reason)
                 case .cancelled: return .ended

@@ -63,7 +63,9 @@ struct WarmHeadTests {
         try await recorder.waitFor("two heads") { recorder.deliveries.withLock { $0.count } >= 2 }
         let heads = recorder.deliveries.withLock { $0 }
         // 720p: 1080p's heads (a third of a second of 5.4 Mbit/s) do not fit 500 kbit/s with 2 s segments.
-        #expect(heads.allSatisfy { $0.keptHead && $0.variant == 1 && !$0.bytes.isFinished }, "\(recorder.events.withLock { $0.map(\.line) })")
+        #expect(heads.allSatisfy { $0.keptHead && $0.variant == 1 }, "\(recorder.events.withLock { $0.map(\.line) })")
+        // A head replaced by a newer one ends where it is (a decoder that took it moves on).
+        #expect(heads.dropLast().allSatisfy { $0.bytes.isFinished })
         #expect(recorder.count { if case .warmHeads(1?, _) = $0 { true } else { false } } == 1)
         let head = try #require(heads.last)
         let kept = Self.bytes(of: head.bytes)

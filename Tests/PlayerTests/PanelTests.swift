@@ -95,7 +95,7 @@ extension PanelTests {
         #expect(run.status == 0, "\(run.stderr)")
         let tune = try #require(run.named(.tune).last)
         #expect(tune["channel"] as? Int == second.number && tune["warm"] as? Bool == true, "\(tune)")
-        #expect(run.named(.audioStarted).map { $0["channel"] as? Int } == [first.number, second.number])
+        #expect(run.named(.audioStarted).map { $0["channel"] as? Int } == [first.number, second.number], "\(run.stderr) \(run.events.compactMap { $0["event"] as? String }.filter { $0 != "frame" })")
         // Its remembered language, in the last two seconds.
         let samples = pcm(run)
         try #require(samples.count > 3 * 96_000)
