@@ -7,20 +7,28 @@ import ZapperMedia
 /// slow on this box (`DecodeLoad`); from then on, pictures that large and larger are
 /// decoded with FFmpeg's frame threads from the start, on every channel. A box's
 /// processor does not change while it runs.
+///
+/// Off in the product for now (`shared` starts every decoder threaded, as before): with one
+/// thread first, the appliance test (QEMU TCG, two emulated cores) lost channels 3 and 4's
+/// sound after flips to warm neighbours, as it did when the decoder last had one thread.
 public final class DecoderThreads: Sendable {
-    public static let shared = DecoderThreads()
+    public static let shared = DecoderThreads(oneThreadFirst: false)
     /// `DecodeLoad.busyShare` of every watch.
     public let busyShare: Double
+    /// Whether decoders start on one thread at all.
+    public let oneThreadFirst: Bool
     /// The fewest pixels a picture had when one thread was too slow for it.
     private let tooSlowFrom = Mutex<Int?>(nil)
 
-    public init(busyShare: Double = 0.5) {
+    public init(busyShare: Double = 0.5, oneThreadFirst: Bool = true) {
         self.busyShare = busyShare
+        self.oneThreadFirst = oneThreadFirst
     }
 
     /// 1, or 0 (FFmpeg's choice: frame threads) for pictures one thread was too slow for.
     public func threads(forPixels pixels: Int) -> Int {
-        tooSlowFrom.withLock { from in from.map { pixels >= $0 } ?? false } ? 0 : 1
+        guard oneThreadFirst else { return 0 }
+        return tooSlowFrom.withLock { from in from.map { pixels >= $0 } ?? false } ? 0 : 1
     }
 
     /// The fewest pixels one thread was found too slow for; nil while it never was.
