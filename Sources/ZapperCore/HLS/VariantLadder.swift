@@ -8,6 +8,8 @@ public struct VariantLadder: Sendable, Equatable {
     public let rungs: [[Int]]
     /// The peak bandwidth of each rung (for `VariantChooser`, which picks a rung).
     public let bandwidths: [Int]
+    /// Each rung's picture size in pixels (nil: no RESOLUTION, or one too large to count).
+    public let pixels: [Int?]
     private let rungOfVariant: [Int]
 
     public init(_ variants: [HLSVariant]) {
@@ -27,6 +29,12 @@ public struct VariantLadder: Sendable, Equatable {
         }
         self.rungs = rungs
         bandwidths = rungs.map { variants[$0[0]].bandwidth }
+        pixels = rungs.map { rung in
+            variants[rung[0]].resolution.flatMap { size in
+                let product = size.width.multipliedReportingOverflow(by: size.height)
+                return product.overflow || size.width <= 0 || size.height <= 0 ? nil : product.partialValue
+            }
+        }
         self.rungOfVariant = rungOfVariant
     }
 
@@ -85,5 +93,14 @@ public struct VariantLadder: Sendable, Equatable {
     public func lower(than rung: Int) -> Int? {
         guard bandwidths.indices.contains(rung) else { return nil }
         return bandwidths.indices.filter { bandwidths[$0] < bandwidths[rung] }.max { bandwidths[$0] < bandwidths[$1] }
+    }
+
+    /// The highest rung, as a rank in bandwidth order (0: the lowest), whose pictures have
+    /// fewer than `ceiling` pixels: what a box that decodes pictures that large too slowly
+    /// may still fetch. 0 when none does (the lowest plays whatever it costs); a rung that
+    /// does not say its size is not chosen above the lowest.
+    public func rank(fewerPixelsThan ceiling: Int) -> Int {
+        let ascending = bandwidths.indices.sorted { bandwidths[$0] < bandwidths[$1] }
+        return ascending.indices.last { rank in pixels[ascending[rank]].map { $0 < ceiling } ?? false } ?? 0
     }
 }

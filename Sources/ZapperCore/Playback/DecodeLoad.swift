@@ -25,17 +25,23 @@ public struct DecodeLoad: Sendable {
     /// than `busyShare` of the time its pictures span. Times that go backwards (a new
     /// timeline) or jump start the window again; a nonsensical busy time is not counted.
     public mutating func record(busy seconds: Double, time: Double?) -> Bool {
-        guard seconds.isFinite, seconds >= 0, let time, time.isFinite else { return false }
+        closes(afterRecording: seconds, time: time).map { $0 > busyShare } ?? false
+    }
+
+    /// As `record`, telling the share of its play time a closed window spent decoding
+    /// (nil while the window is open; 0 for a window of no play time).
+    public mutating func closes(afterRecording seconds: Double, time: Double?) -> Double? {
+        guard seconds.isFinite, seconds >= 0, let time, time.isFinite else { return nil }
         if let last, time <= last || time - last > 1 { reset() }
         if first == nil { first = time }
         last = time
         busy += seconds
         count += 1
-        guard count >= window, let first else { return false }
+        guard count >= window, let first else { return nil }
         let span = (time - first) * Double(count) / Double(count - 1)  // the last picture's own time too
-        let tooSlow = span > 0 && busy > busyShare * span
+        let share = span > 0 ? busy / span : 0
         reset()
-        return tooSlow
+        return share
     }
 
     private mutating func reset() {

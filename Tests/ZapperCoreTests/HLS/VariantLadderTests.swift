@@ -55,4 +55,20 @@ import Testing
         #expect(ladder.standIns(for: 9).isEmpty)
         #expect(VariantLadder([Self.variant("a", 800_000)]).standIns(for: 0).isEmpty)
     }
+
+    @Test func aPictureCeilingLeavesTheRungsBelowItsSize() {
+        // Listed out of bandwidth order, one rung without a RESOLUTION, one too large to count.
+        var unsized = Self.variant("a", 1_200_000)
+        unsized.resolution = nil
+        var huge = Self.variant("a", 9_000_000)
+        huge.resolution = HLSResolution(width: Int.max, height: 2)
+        let ladder = VariantLadder([Self.variant("a", 5_000_000, height: 1080), Self.variant("a", 400_000, height: 240),
+                                    unsized, Self.variant("a", 2_500_000, height: 720), huge])
+        #expect(ladder.pixels == [1920 * 1080, 426 * 240, nil, 1280 * 720, nil])
+        // Ranks in bandwidth order: 240p 0, unsized 1, 720p 2, 1080p 3, huge 4.
+        #expect(ladder.rank(fewerPixelsThan: 1920 * 1080) == 2)
+        #expect(ladder.rank(fewerPixelsThan: 1280 * 720) == 0, "the unsized rung is not chosen above the lowest")
+        #expect(ladder.rank(fewerPixelsThan: 426 * 240) == 0, "the lowest plays whatever it costs")
+        #expect(ladder.rank(fewerPixelsThan: Int.max) == 3)
+    }
 }

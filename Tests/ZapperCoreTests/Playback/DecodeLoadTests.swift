@@ -35,4 +35,13 @@ struct DecodeLoadTests {
         #expect(idle == [false, false], "no time spent: enough")
         #expect(DecodeLoad(window: -5).window == 2)
     }
+
+    @Test func aClosedWindowTellsItsShare() {
+        var load = DecodeLoad(window: 3, busyShare: 0.9)
+        // 0.1 s of pictures each taking 0.02 s, then each taking 0.04 s.
+        let shares = [(0.02, 1.0), (0.02, 1.033), (0.02, 1.067), (0.04, 1.1), (0.04, 1.133), (0.04, 1.167)]
+            .map { load.closes(afterRecording: $0.0, time: $0.1) }
+        #expect(shares.map { $0 == nil } == [true, true, false, true, true, false])
+        #expect(abs((shares[2] ?? 0) - 0.6) < 0.02 && abs((shares[5] ?? 0) - 1.2) < 0.02, "\(shares)")
+    }
 }

@@ -1,0 +1,33 @@
+/// Whether a decoder decodes a group of pictures (a key frame and those up to the next) or
+/// skips it. A box that decodes more slowly than the stream plays falls behind what is heard:
+/// its sound, decoded late, is dropped as old, and its pictures are dropped as late. Skipping
+/// the pictures of a group that starts behind (none of them is sent to the decoder, which goes
+/// on at a later key frame; its key frame's picture would only be dropped as late) brings it
+/// back in time, and the sound goes on while the picture holds. So are groups larger than the
+/// box was found to decode in time (`DecodeCeiling`), fetched before it was found, while
+/// smaller ones are on their way.
+public struct CatchUp: Sendable {
+    /// Whether the group at hand is skipped.
+    public private(set) var skipping = false
+    /// Groups skipped so far.
+    public private(set) var skippedGroups = 0
+
+    public init() {}
+
+    /// A key frame at timeline time `time`, with the clock at `heard` (what the sound output
+    /// takes from now; nil before it takes any): the group it starts is decoded unless its
+    /// key frame is already past (`.late`), or its pictures are larger than this box decodes
+    /// in time while smaller ones are on their way (`tooLarge`: `.tooLarge`).
+    @discardableResult
+    public mutating func keyFrame(at time: Double?, heard: Double?, tooLarge: Bool = false) -> Verdict {
+        let late = time.flatMap { time in heard.map { time.isFinite && $0.isFinite && time < $0 } } ?? false
+        let verdict: Verdict = late ? .late : tooLarge ? .tooLarge : .whole
+        skipping = verdict != .whole
+        if skipping { skippedGroups += 1 }
+        return verdict
+    }
+
+    public enum Verdict: Sendable, Equatable {
+        case whole, late, tooLarge
+    }
+}
