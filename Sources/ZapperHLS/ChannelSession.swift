@@ -21,6 +21,7 @@ public final class ChannelSession: SegmentSource {
     private let fetcher: HTTPFetcher
     private let bufferedSeconds: @Sendable () -> Double
     private let variantCap: @Sendable () -> Int?
+    private let pictureCeiling: @Sendable () -> Int?
     private let isWarm: @Sendable () -> Bool
     private let report: @Sendable (HLSEvent) -> Void
     private let masters: KnownMasters?
@@ -32,11 +33,12 @@ public final class ChannelSession: SegmentSource {
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     public let segments: AsyncStream<HLSSegmentDelivery>
 
-    /// `variantCap` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
+    /// `variantCap`, `pictureCeiling` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
     /// tells a raw MPEG-TS stream to keep only its latest key frame on. With `masters`, a master
     /// playlist fetched lately for this URL and these headers is used without fetching it again.
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
-                variantCap: @escaping @Sendable () -> Int? = { nil }, isWarm: @escaping @Sendable () -> Bool = { false },
+                variantCap: @escaping @Sendable () -> Int? = { nil }, pictureCeiling: @escaping @Sendable () -> Int? = { nil },
+                isWarm: @escaping @Sendable () -> Bool = { false },
                 masters: KnownMasters? = nil, warmMemory: WarmMemory = .shared, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
         self.warmMemory = warmMemory
@@ -44,6 +46,7 @@ public final class ChannelSession: SegmentSource {
         self.fetcher = fetcher
         self.bufferedSeconds = bufferedSeconds
         self.variantCap = variantCap
+        self.pictureCeiling = pictureCeiling
         self.isWarm = isWarm
         report = events
         (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
@@ -117,6 +120,7 @@ public final class ChannelSession: SegmentSource {
     @discardableResult
     private func followHLS(first: (text: String, url: URL), remembered: Bool = false) async -> Bool {
         let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: bufferedSeconds, variantCap: variantCap,
+                                     pictureCeiling: pictureCeiling,
                                      firstAnswer: first, firstAnswerRemembered: remembered, isWarm: isWarm,
                                      promotion: promotion, warmMemory: warmMemory, events: report)
         if let hasRoom = room.withLock({ $0 }) { session.waitsForRoom(hasRoom) }

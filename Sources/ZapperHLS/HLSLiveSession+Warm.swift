@@ -17,10 +17,12 @@ extension HLSLiveSession {
         let kind: Int
     }
 
-    /// The ladder's rungs, lowest first (a lone media playlist at `lone`: one).
-    static func warmRungs(variants: [HLSVariant], ladder: VariantLadder, lone: URL) -> [WarmRung] {
+    /// The ladder's rungs, lowest first, up to the highest below `ceiling`'s pixels (a lone media playlist at `lone`: one).
+    static func warmRungs(variants: [HLSVariant], ladder: VariantLadder, lone: URL, ceiling: Int? = nil) -> [WarmRung] {
         guard !variants.isEmpty else { return [WarmRung(rung: 0, variant: 0, url: lone, bandwidth: nil, kind: 0)] }
-        return ladder.bandwidths.indices.sorted { ladder.bandwidths[$0] < ladder.bandwidths[$1] }.map { rung in
+        // Heads of pictures this box decodes too slowly are not worth their bytes.
+        let highest = ceiling.map { ladder.rank(fewerPixelsThan: $0) } ?? ladder.bandwidths.count - 1
+        return ladder.bandwidths.indices.sorted { ladder.bandwidths[$0] < ladder.bandwidths[$1] }.prefix(highest + 1).map { rung in
             let variant = variants[ladder.rungs[rung][0]]
             return WarmRung(rung: rung, variant: ladder.rungs[rung][0], url: variant.uri, bandwidth: ladder.bandwidths[rung],
                             kind: kind(height: variant.resolution?.height, bandwidth: ladder.bandwidths[rung]))

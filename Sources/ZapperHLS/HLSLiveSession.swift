@@ -22,6 +22,9 @@ public final class HLSLiveSession: Sendable {
     /// The highest variant allowed now, as a rank in bandwidth order (0: the lowest, where a warm
     /// neighbour stays); nil: any.
     private let variantCap: @Sendable () -> Int?
+    /// The fewest pixels this box decodes too slowly (nil: it keeps up with any): variants
+    /// that large are not fetched (`VariantLadder.rank(fewerPixelsThan:)`).
+    let pictureCeiling: @Sendable () -> Int?
     /// The media sequence to start at (an audio rendition joining a playing
     /// picture); nil: HOLD-BACK behind the live edge, and `leadSegments` more.
     private let startSequence: Int64?
@@ -51,7 +54,8 @@ public final class HLSLiveSession: Sendable {
     public let segments: AsyncStream<HLSSegmentDelivery>
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
-                variantCap: @escaping @Sendable () -> Int? = { nil }, startSequence: Int64? = nil, leadSegments: Int = 0,
+                variantCap: @escaping @Sendable () -> Int? = { nil }, pictureCeiling: @escaping @Sendable () -> Int? = { nil },
+                startSequence: Int64? = nil, leadSegments: Int = 0,
                 masterVariables: HLSVariables? = nil, firstAnswer: (text: String, url: URL)? = nil,
                 firstAnswerRemembered: Bool = false, isWarm: @escaping @Sendable () -> Bool = { false },
                 promotion: PromotionSignal = PromotionSignal(), warmMemory: WarmMemory = .shared, events: @escaping @Sendable (HLSEvent) -> Void) {
@@ -65,6 +69,7 @@ public final class HLSLiveSession: Sendable {
         self.startSequence = startSequence
         self.leadSegments = leadSegments
         self.variantCap = variantCap
+        self.pictureCeiling = pictureCeiling
         self.fetcher = fetcher
         keys = SegmentKeys(fetcher: fetcher)
         initSections = InitSections(fetcher: fetcher, keys: keys)
@@ -170,7 +175,7 @@ public final class HLSLiveSession: Sendable {
         var cues = CueMemory()
         var mediaLoaded = false
         if isWarm() {
-            let rungs = Self.warmRungs(variants: variants, ladder: ladder, lone: answered)
+            let rungs = Self.warmRungs(variants: variants, ladder: ladder, lone: answered, ceiling: pictureCeiling())
             switch await keepHeads(rungs: rungs, imports: imports, estimator: &estimator) {
             case .promoted(let next, let kept):
                 if !variants.isEmpty {
@@ -250,9 +255,12 @@ public final class HLSLiveSession: Sendable {
                 if !variants.isEmpty {
                     var next = chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
                     if let cap = variantCap() { next = chooser.capped(next, atRank: cap) }
+                    if let ceiling = pictureCeiling() { next = chooser.capped(next, atRank: ladder.rank(fewerPixelsThan: ceiling)) }
                     if next != rung {
                         let reason = ladder.bandwidths[next] > ladder.bandwidths[rung]
-                            ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s" : "stepping down before a stall"
+                            ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s"
+                            : chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds()) == next
+                                ? "stepping down before a stall" : "this box decodes the pictures above too slowly"
                         rung = next
                         tried = 1
                         choose(working[rung], reason)
