@@ -10,6 +10,10 @@ extension ChannelPlayback {
     func decodeLoop() {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var watches: [Int32: DecoderWatch] = [:]  // one-thread video decoders' load, by stream PID
+        var ceilingWatches: [Int32: CeilingWatch] = [:]  // threaded ones', by stream PID
+        var catchUp = CatchUp()  // groups of pictures skipped: behind the clock, or larger than this box decodes in time
+        var behindWithSegmentsWaiting = 0  // groups skipped behind the clock with whole segments fetched ahead (not the network's fault)
+        var toldBehind = false
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
         var jumpsTold = 0
@@ -86,6 +90,17 @@ extension ChannelPlayback {
                             FileHandle.standardError.write(Data("timeline: segment \(delivery.sequence) disc \(delivery.discontinuitySequence) variant \(delivery.variant) first \(seconds) offset \(timeline.offset) lastEnd \(timeline.end ?? -1)\n".utf8))
                         }
                     }
+                    if parameters.kind == .video {
+                        if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
+                                                               tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
+                            if inbox.seconds > 0 { behindWithSegmentsWaiting += 1 }
+                            if !toldBehind {
+                                toldBehind = true
+                                FileHandle.standardError.write(Data("zapper: channel \(channel.number): decoding fell behind the clock; pictures are skipped to the next key frame until it is back in time (the sound goes on)\n".utf8))
+                            }
+                        }
+                        guard !catchUp.skipping else { continue }
+                    }
                     var decoder: Decoder
                     if let existing = decoders[parameters.streamID] {
                         decoder = existing
@@ -112,8 +127,10 @@ extension ChannelPlayback {
                             }
                             guard try deliver(frame, kind: decoder.kind, stream: parameters.streamID, timeBase: base,
                                               segment: segment, timeline: &timeline, resampler: resampler) else { return }
-                            watch(decoder, picture: frame, time: frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) },
-                                  stream: parameters.streamID, watches: &watches)
+                            let seconds = frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
+                            watch(decoder, picture: frame, time: seconds, stream: parameters.streamID, watches: &watches)
+                            watchCeiling(decoder, picture: frame, time: seconds, stream: parameters.streamID,
+                                         behind: behindWithSegmentsWaiting, watches: &ceilingWatches)
                         }
                         unreadable = 0
                         if timeline.jumps > jumpsTold { jumpsTold = tellJumps(timeline.jumps, told: jumpsTold) }
@@ -139,6 +156,13 @@ extension ChannelPlayback {
             }
             bufferedSeconds.value = bufferedAhead
         }
+    }
+
+    /// Pictures at least as large as this box was found to decode too slowly, while the
+    /// channel has smaller ones (which the session fetches from now on).
+    private func isTooLarge(_ parameters: CodecParameters) -> Bool {
+        guard let ceiling = decodeCeiling.pixels, let smallest = trackState.smallestPicture, smallest < ceiling else { return false }
+        return parameters.width * parameters.height >= ceiling
     }
 
     /// A raw stream's clock jumped (`SplicedTimeline` mended it), for a person reading the

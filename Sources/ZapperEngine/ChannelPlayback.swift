@@ -19,6 +19,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     let parametersCache: ParametersCache
     /// How many threads its video decoders get (one, until one is too slow on this box).
     let decoderThreads: DecoderThreads
+    let decodeCeiling: DecodeCeiling
     let report: @Sendable (PlaybackNews) -> Void
 
     /// Segments waiting for the decode thread.
@@ -53,9 +54,11 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// follows the live edge at the lowest variant keeping only the newest
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
-                audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, report: @escaping ChannelReport) {
+                audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, decodeCeiling: DecodeCeiling = DecodeCeiling(),
+                report: @escaping ChannelReport) {
         self.channel = channel
         self.decoderThreads = decoderThreads
+        self.decodeCeiling = decodeCeiling
         let tracks = ChannelTracks(audioLanguage: audioLanguage)
         trackState = tracks
         let tag = TuneTag(serial: serial)
@@ -83,7 +86,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         let fetcher = HTTPFetcher.shared.with(channel.headers)
         self.fetcher = fetcher
         session = ChannelSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
-                                 variantCap: { tag.serial == nil ? 0 : nil }, isWarm: { tag.serial == nil },
+                                 variantCap: { tag.serial == nil ? 0 : nil }, pictureCeiling: { decodeCeiling.pixels },
+                                 isWarm: { tag.serial == nil },
                                  masters: .shared, warmMemory: warmMemory) { event in
             switch event {
             case .masterLoaded(let master):

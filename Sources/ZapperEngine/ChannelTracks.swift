@@ -82,6 +82,11 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     /// The master's EXT-X-DEFINE variables, which its renditions' playlists may IMPORT.
     var masterVariables: HLSVariables? { lock.withLock { master?.variables } }
 
+    /// The fewest pixels of any variant's pictures (nil: no master, or no variant says its size).
+    var smallestPicture: Int? {
+        lock.withLock { master.map { VariantLadder($0.variants).pixels.compactMap { $0 }.min() } ?? nil }
+    }
+
     /// The playlist of the playing audio when it is not in the picture's stream.
     var separateAudio: URL? { playingAudio?.uri }
 

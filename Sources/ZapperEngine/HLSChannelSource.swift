@@ -7,16 +7,19 @@ import ZapperHLS
 /// (`ChannelPlayback`). Codec parameters learnt once are kept for every later tune.
 public struct HLSChannelSource: ChannelSource {
     private let parametersCache = ParametersCache()
+    /// The picture size this box decodes too slowly, learnt by any channel, kept for all.
+    public let decodeCeiling: DecodeCeiling
     /// The rate sound is delivered at (the audio thread opens every device at it).
     public let sampleRate: Int
 
-    public init(sampleRate: Int = 48_000) {
+    public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling()) {
         self.sampleRate = sampleRate
+        self.decodeCeiling = decodeCeiling
     }
 
     public func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
-                        audioLanguage: audioLanguage, report: report)
+                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, report: report)
     }
 
     public var warmNeighbourBytes: Int { WarmTraffic.bytes }

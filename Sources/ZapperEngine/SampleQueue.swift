@@ -11,6 +11,7 @@ final class SampleQueue: @unchecked Sendable {
     private var run: SampleRun
     private var currentSerial = 0
     private var aborted = false
+    private var lastTake: Double?
     let maxSeconds: Double
     let sampleRate: Int
     /// Called (outside the lock) when a take leaves the queue dry: the picture queue may stop waiting for room.
@@ -38,9 +39,13 @@ final class SampleQueue: @unchecked Sendable {
         return true
     }
 
+    /// The timeline time the output took from last: what is heard about now (nil before any take).
+    var heard: Double? { condition.withLock { lastTake } }
+
     /// `frames` stereo frames from timeline `time` (`SampleRun.take`).
     func take(frames: Int, from time: Double) -> AudioTake? {
         condition.lock()
+        if time.isFinite { lastTake = time }
         let before = run.waitingFrames
         let taken = run.take(frames: frames, from: time)
         let dry = before > 0 && run.hasRunDry

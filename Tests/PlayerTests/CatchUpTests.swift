@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+@testable import ZapperEngine
+
+/// A decoder behind what is heard skips a group of pictures whose key frame is already past,
+/// and decodes the next group, in time: it catches up instead of decoding pictures that would
+/// only be dropped as late (and its sound with them).
+@Suite(.timeLimit(.minutes(5)))
+struct CatchUpTests {
+    @Test func aGroupAlreadyPastIsSkipped() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = LineupChannel(number: 2, name: "Channel 2",  // a key frame every 2 s, at each segment
+                                    url: URL(string: "http://127.0.0.1:\(origin.port)/ch/2/master.m3u8")!, line: 1)
+        let playback = ChannelPlayback(channel: channel, serial: 1, sampleRate: 48_000, parametersCache: ParametersCache(),
+                                       warmMemory: WarmMemory()) { _, _ in }
+        playback.start()
+        defer { playback.stop() }
+        var first: Double?
+        let deadline = Date().addingTimeInterval(30)
+        while first == nil, Date() < deadline {
+            first = playback.picture(at: nil)?.time
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let start = try #require(first, "no first picture")
+        // The clock jumps 3.5 s on: the next segment's group (2-4 s) starts in the past. From there
+        // the sound is taken as it comes (what is heard never passes what was decoded), so the
+        // group after (4 s) is in time, and the decoder is never held by a full sound queue.
+        var heard = start + 3.5
+        var times: [Double] = []
+        while Date() < deadline, (times.last ?? 0) < 5 {
+            if let taken = playback.takeAudio(frames: 4800, from: heard), taken.lead == 0 {
+                heard = taken.time + Double(taken.samples.count / 2) / 48_000
+            }
+            if let picture = playback.picture(at: nil) { times.append(picture.time - start) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect((times.last ?? 0) >= 5, "pictures up to 5 s: \(times.count), the last at \(times.last ?? 0)")
+        let skipped = times.filter { $0 > 1.99 && $0 < 3.99 }
+        #expect(skipped.isEmpty, "\(skipped.count) pictures of the late group were decoded: \(skipped.prefix(5))")
+        #expect(times.contains { $0 > 1.9 && $0 < 1.99 }, "the group before it: \(times.filter { $0 > 1.5 && $0 < 4.1 })")
+        #expect(times.filter { $0 >= 4 && $0 < 5 }.count >= 25, "the group in time is decoded whole")
+    }
+}

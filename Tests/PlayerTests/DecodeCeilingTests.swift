@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import TestSupport
+import ZapperCore
+import ZapperHLS
+@testable import ZapperEngine
+
+/// The playing channel's decoder judged slower than real time: the box's ceiling comes down
+/// to that picture size and the channel goes on with smaller pictures (a box that cannot
+/// decode a stream in time would otherwise fall behind the clock and lose its sound for good).
+@Suite(.timeLimit(.minutes(5)))
+struct DecodeCeilingTests {
+    @Test func aStreamDecodedTooSlowlyGoesOnWithSmallerPictures() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = LineupChannel(number: 1, name: "Channel 1",  // 240p, 720p and 1080p
+                                    url: URL(string: "http://127.0.0.1:\(origin.port)/ch/1/master.m3u8")!, line: 1)
+        let ceiling = DecodeCeiling(busyShare: 0)  // any time spent decoding is too much
+        let playback = ChannelPlayback(channel: channel, serial: 1, sampleRate: 48_000, parametersCache: ParametersCache(),
+                                       warmMemory: WarmMemory(), decodeCeiling: ceiling) { _, _ in }
+        playback.start()
+        defer { playback.stop() }
+        // Played as a clock would, in real time: the newest picture due, the sound up to it.
+        var first: Double?
+        var begun = Date()
+        var sizes: [(width: Int, height: Int, afterCeiling: Bool)] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let clock = first.map { $0 + Date().timeIntervalSince(begun) }
+            if let picture = playback.picture(at: clock) {
+                if first == nil { (first, begun) = (picture.time, Date()) }
+                sizes.append((picture.picture.width, picture.picture.height, ceiling.pixels != nil))
+            }
+            if let clock { _ = playback.takeAudio(frames: 480, from: clock) }
+            // Done once a second of pictures after the judgement were all the lowest variant's.
+            let after = sizes.filter(\.afterCeiling)
+            if after.count >= 30, after.suffix(30).allSatisfy({ $0.height == 240 }) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let pixels = try #require(ceiling.pixels, "never judged too slow: \(sizes.count) pictures")
+        #expect(sizes.contains { $0.width * $0.height == pixels }, "the ceiling is a size that was decoded")
+        let after = sizes.filter(\.afterCeiling)
+        #expect(after.count >= 30 && after.suffix(30).allSatisfy { $0.height == 240 },
+                "sizes after the judgement: \(Set(after.map { "\($0.width)x\($0.height)" }))")
+    }
+}
