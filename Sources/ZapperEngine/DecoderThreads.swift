@@ -8,9 +8,9 @@ import ZapperMedia
 /// decoded with FFmpeg's frame threads from the start, on every channel. A box's
 /// processor does not change while it runs.
 ///
-/// Off in the product for now (`shared` starts every decoder threaded, as before): with one
-/// thread first, the appliance test (QEMU TCG, two emulated cores) lost channels 3 and 4's
-/// sound after flips to warm neighbours, as it did when the decoder last had one thread.
+/// Off in the product for now (`shared` starts every decoder threaded): a box too slow for a
+/// stream (the appliance test's QEMU TCG guest) must then find one thread too slow, then frame
+/// threads, before the picture size comes down (`DecodeCeiling`), and loses sound meanwhile.
 public final class DecoderThreads: Sendable {
     public static let shared = DecoderThreads(oneThreadFirst: false)
     /// `DecodeLoad.busyShare` of every watch.

@@ -253,14 +253,14 @@ public final class HLSLiveSession: Sendable {
                 if Task.isCancelled { return }
                 // Variant changes happen at segment boundaries.
                 if !variants.isEmpty {
-                    var next = chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    let wanted = chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
+                    var next = wanted
                     if let cap = variantCap() { next = chooser.capped(next, atRank: cap) }
                     if let ceiling = pictureCeiling() { next = chooser.capped(next, atRank: ladder.rank(fewerPixelsThan: ceiling)) }
                     if next != rung {
                         let reason = ladder.bandwidths[next] > ladder.bandwidths[rung]
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s"
-                            : chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds()) == next
-                                ? "stepping down before a stall" : "this box decodes the pictures above too slowly"
+                            : wanted == next ? "stepping down before a stall" : "this box decodes the pictures above too slowly"
                         rung = next
                         tried = 1
                         choose(working[rung], reason)

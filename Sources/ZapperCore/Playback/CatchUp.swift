@@ -9,8 +9,6 @@
 public struct CatchUp: Sendable {
     /// Whether the group at hand is skipped.
     public private(set) var skipping = false
-    /// Groups skipped so far.
-    public private(set) var skippedGroups = 0
 
     public init() {}
 
@@ -23,7 +21,6 @@ public struct CatchUp: Sendable {
         let late = time.flatMap { time in heard.map { time.isFinite && $0.isFinite && time < $0 } } ?? false
         let verdict: Verdict = late ? .late : tooLarge ? .tooLarge : .whole
         skipping = verdict != .whole
-        if skipping { skippedGroups += 1 }
         return verdict
     }
 

@@ -11,7 +11,6 @@ import Testing
         #expect(past == .late && catchUp.skipping, "past")
         let ahead = catchUp.keyFrame(at: 14, heard: 13.9)
         #expect(ahead == .whole && !catchUp.skipping, "ahead again")
-        #expect(catchUp.skippedGroups == 1)
     }
 
     @Test func untimedOrNonsenseTimesDecodeWhole() {
@@ -21,7 +20,6 @@ import Testing
             let skipped = catchUp.keyFrame(at: time, heard: heard)
             #expect(skipped == .whole && !catchUp.skipping)
         }
-        #expect(catchUp.skippedGroups == 1)
     }
 
     @Test func aGroupTooLargeForTheBoxIsSkipped() {
@@ -32,6 +30,5 @@ import Testing
         #expect(lateAndLarge == .late, "late is told first")
         let smaller = catchUp.keyFrame(at: 14, heard: 13)
         #expect(smaller == .whole && !catchUp.skipping)
-        #expect(catchUp.skippedGroups == 2)
     }
 }
