@@ -93,7 +93,10 @@ extension ChannelPlayback {
                     if parameters.kind == .video {
                         if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
-                            if inbox.seconds > 0 { behindWithSegmentsWaiting += 1 }
+                            if inbox.seconds > 0 {
+                                behindWithSegmentsWaiting += 1
+                                fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
+                            }
                             if !toldBehind {
                                 toldBehind = true
                                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): decoding fell behind the clock; pictures are skipped to the next key frame until it is back in time (the sound goes on)\n".utf8))
@@ -113,7 +116,7 @@ extension ChannelPlayback {
                         // One thread was too slow: frame threads from this key frame on, the old decoder's last pictures first.
                         guard try drain(decoder, stream: parameters.streamID, timeBase: lastTimeBase[parameters.streamID] ?? base,
                                         segment: segment, timeline: &timeline, resampler: resampler) else { return }
-                        decoder = try Decoder(parameters, threads: 0)
+                        decoder = try Decoder(parameters, threads: decoderThreads.frameThreads)
                         decoders[parameters.streamID] = decoder
                         watches[parameters.streamID] = nil
                     }

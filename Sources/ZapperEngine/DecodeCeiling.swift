@@ -74,10 +74,15 @@ extension ChannelPlayback {
         if watch.slowWindows >= decodeCeiling.windows || watch.lateGroups >= decodeCeiling.windows {
             watch.slowWindows = 0
             watch.lateGroups = 0
-            if decodeCeiling.tooSlow(pixels: frame.width * frame.height) {
-                FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(frame.width)x\(frame.height) more slowly than it plays; variants that large are left out from now on\n".utf8))
-            }
+            lowerCeiling(frame)
         }
         watches[stream] = watch
+    }
+
+    /// Pictures of `frame`'s size are decoded more slowly than they play while this channel
+    /// plays (not while warm): the box's ceiling comes down to them, and the log says so.
+    func lowerCeiling(_ frame: Frame) {
+        guard tag.serial != nil, decodeCeiling.tooSlow(pixels: frame.width * frame.height) else { return }
+        FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(frame.width)x\(frame.height) more slowly than it plays; variants that large are left out from now on\n".utf8))
     }
 }

@@ -6,29 +6,38 @@ import ZapperMedia
 /// How many threads a video decoder gets in this process: one, until one is found too
 /// slow on this box (`DecodeLoad`); from then on, pictures that large and larger are
 /// decoded with FFmpeg's frame threads from the start, on every channel. A box's
-/// processor does not change while it runs.
+/// processor does not change while it runs. One thread found far too slow (frame threads
+/// would not keep up either) also brings the box's `DecodeCeiling` down at once.
 ///
-/// Off in the product for now (`shared` starts every decoder threaded): a box too slow for a
-/// stream (the appliance test's QEMU TCG guest) must then find one thread too slow, then frame
-/// threads, before the picture size comes down (`DecodeCeiling`), and loses sound meanwhile.
+/// Off in the product (`shared` starts every decoder threaded): on a box too slow for a
+/// stream (the appliance test's QEMU TCG guest) one thread takes seconds to be found too
+/// slow, even at 240p, and the first channels' sound is lost meanwhile (channel 2 heard for
+/// 18-34 % of its time against 48-75 % with frame threads from the start).
 public final class DecoderThreads: Sendable {
     public static let shared = DecoderThreads(oneThreadFirst: false)
     /// `DecodeLoad.busyShare` of every watch.
     public let busyShare: Double
     /// Whether decoders start on one thread at all.
     public let oneThreadFirst: Bool
+    /// A threaded decoder's frame threads: one per processor this process may run on, at least
+    /// two. FFmpeg's own choice is one more than that; each thread holds a picture in flight and
+    /// a context, and delays the first picture by one, while the decoder shares the processors
+    /// with scaling, sound and the network anyway (`zapper-bench playback`: 7 MB less, no more CPU).
+    public let frameThreads: Int
     /// The fewest pixels a picture had when one thread was too slow for it.
     private let tooSlowFrom = Mutex<Int?>(nil)
 
-    public init(busyShare: Double = 0.5, oneThreadFirst: Bool = true) {
+    public init(busyShare: Double = 0.5, oneThreadFirst: Bool = true,
+                processors: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.busyShare = busyShare
         self.oneThreadFirst = oneThreadFirst
+        frameThreads = max(2, processors)
     }
 
-    /// 1, or 0 (FFmpeg's choice: frame threads) for pictures one thread was too slow for.
+    /// 1, or `frameThreads` for pictures one thread was too slow for.
     public func threads(forPixels pixels: Int) -> Int {
-        guard oneThreadFirst else { return 0 }
-        return tooSlowFrom.withLock { from in from.map { pixels >= $0 } ?? false } ? 0 : 1
+        guard oneThreadFirst else { return frameThreads }
+        return tooSlowFrom.withLock { from in from.map { pixels >= $0 } ?? false } ? frameThreads : 1
     }
 
     /// The fewest pixels one thread was found too slow for; nil while it never was.
@@ -50,20 +59,38 @@ struct DecoderWatch {
 
 extension ChannelPlayback {
     /// Counts a picture `decoder` put out against its watch; the first time it turns out too
-    /// slow, says so for a person reading the log and for the process's later decoders.
+    /// slow, says so for a person reading the log and for the process's later decoders. So
+    /// slow that even its frame threads, each as fast as the one, could not keep up (a box
+    /// far too slow for the stream), the box's ceiling comes down at once too, rather than
+    /// after the frame threads have been found too slow in their turn.
     func watch(_ decoder: Decoder, picture frame: Frame, time: Double?, stream: Int32, watches: inout [Int32: DecoderWatch]) {
         guard decoder.kind == .video, decoder.threads == 1 else { return }
         var watch = watches[stream] ?? DecoderWatch(load: DecodeLoad(busyShare: decoderThreads.busyShare))
         let busy = decoder.busySeconds - watch.seen
         watch.seen = decoder.busySeconds
-        if !watch.wantsThreads, watch.load.record(busy: busy, time: time) {
-            watch.wantsThreads = true
-            let pixels = frame.width * frame.height
-            if decoderThreads.threadedFrom.map({ pixels < $0 }) ?? true {
-                FileHandle.standardError.write(Data("zapper: channel \(channel.number): one thread decodes \(frame.width)x\(frame.height) too slowly here; FFmpeg's frame threads take over at the next key frame\n".utf8))
-            }
-            decoderThreads.tooSlow(pixels: pixels)
+        if !watch.wantsThreads, let share = watch.load.closes(afterRecording: busy, time: time), share > decoderThreads.busyShare {
+            wantThreads(width: frame.width, height: frame.height, watch: &watch)
+            if share / Double(decoderThreads.frameThreads) > decodeCeiling.busyShare { lowerCeiling(frame) }
         }
         watches[stream] = watch
+    }
+
+    /// A group of pictures skipped because a one-thread decoder fell behind the clock while
+    /// segments waited (the box, not the network, was late): frame threads from the next
+    /// key frame, as if a window had been too slow.
+    func fellBehind(stream: Int32, decoder: Decoder?, parameters: CodecParameters, watches: inout [Int32: DecoderWatch]) {
+        guard let decoder, decoder.kind == .video, decoder.threads == 1 else { return }
+        var watch = watches[stream] ?? DecoderWatch(load: DecodeLoad(busyShare: decoderThreads.busyShare))
+        if !watch.wantsThreads { wantThreads(width: parameters.width, height: parameters.height, watch: &watch) }
+        watches[stream] = watch
+    }
+
+    private func wantThreads(width: Int, height: Int, watch: inout DecoderWatch) {
+        watch.wantsThreads = true
+        let pixels = width * height
+        if decoderThreads.threadedFrom.map({ pixels < $0 }) ?? true {
+            FileHandle.standardError.write(Data("zapper: channel \(channel.number): one thread decodes \(width)x\(height) too slowly here; frame threads take over at the next key frame\n".utf8))
+        }
+        decoderThreads.tooSlow(pixels: pixels)
     }
 }

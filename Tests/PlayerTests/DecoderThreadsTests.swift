@@ -66,6 +66,12 @@ struct DecoderThreadsTests {
         // A picture lost would be a step of two frames.
         #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.5 / 30 }, "picture steps \(steps.filter { abs($0 - 1.0 / 30) >= 0.5 / 30 })")
         let from = try #require(threads.threadedFrom, "one thread was never judged too slow")
-        #expect(threads.threads(forPixels: from) == 0 && threads.threads(forPixels: from - 1) == 1)
+        #expect(threads.threads(forPixels: from) == threads.frameThreads && threads.threads(forPixels: from - 1) == 1)
+    }
+
+    @Test func frameThreadsAreOnePerProcessorAndAtLeastTwo() {
+        #expect(DecoderThreads(oneThreadFirst: false, processors: 1).threads(forPixels: 1920 * 1080) == 2)
+        #expect(DecoderThreads(oneThreadFirst: false, processors: 4).threads(forPixels: 640 * 360) == 4)
+        #expect(DecoderThreads(oneThreadFirst: true, processors: 8).threads(forPixels: 640 * 360) == 1)
     }
 }
