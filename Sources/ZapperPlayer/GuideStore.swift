@@ -110,16 +110,10 @@ final class GuideStore: @unchecked Sendable {
     /// "20:00 – 21:30"
     static func timeRange(_ programme: Programme) -> String { line(programme).timeRange }
 
-    /// "20:00"
-    static func time(_ date: Date) -> String { clock.string(from: date) }
-
-    private static let clock: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        return formatter
-    }()
+    /// "20:00", on the box's wall clock.
+    static func time(_ date: Date) -> String { LocalTime.clock(date) }
 
     private static func line(_ programme: Programme) -> ProgrammeLine {
-        ProgrammeLine(title: programme.title, start: clock.string(from: programme.start), end: clock.string(from: programme.stop))
+        ProgrammeLine(title: programme.title, start: time(programme.start), end: time(programme.stop))
     }
 }

@@ -67,18 +67,6 @@ extension Player {
                      progress: onNow ? (programme.progress(at: now) * 64).rounded() / 64 : nil, hint: hint)
     }
 
-    private static let weekday: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateFormat = "EEE d MMM"
-        return formatter
-    }()
-
     /// "Today", "Tomorrow", "Yesterday" or "Wed 25 Nov" (in the box's time zone).
-    static func dayName(_ date: Date, today: Date) -> String {
-        let calendar = Calendar.current
-        if calendar.isDate(date, inSameDayAs: today) { return "Today" }
-        if let tomorrow = calendar.date(byAdding: .day, value: 1, to: today), calendar.isDate(date, inSameDayAs: tomorrow) { return "Tomorrow" }
-        if let yesterday = calendar.date(byAdding: .day, value: -1, to: today), calendar.isDate(date, inSameDayAs: yesterday) { return "Yesterday" }
-        return weekday.string(from: date)
-    }
+    static func dayName(_ date: Date, today: Date) -> String { LocalTime.dayName(date, today: today) }
 }

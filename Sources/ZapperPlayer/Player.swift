@@ -29,8 +29,9 @@ public final class Player {
         public var state = ZapperState()
         /// Set when the crash-loop breaker skipped or quarantined channels at start.
         public var crashNotice: CrashNotice?
-        /// The time zone the schedule's times are in (the box's).
-        public var timeZone = TimeZone.current
+        /// The time zone the schedule's times are in; nil: the box's (`TimeZone.current`,
+        /// looked up only when there is a schedule: Foundation's time zones load ICU).
+        public var timeZone: TimeZone?
         /// Channels the panel's list leaves out (those the last `zapper check` found dead); still tunable.
         public var hiddenFromPanel: Set<Int> = []
         /// The watch on the picture on screen (frozen or black: tuned again); nil: none.
@@ -183,7 +184,7 @@ public final class Player {
         recents = Recents(keys: options.state.recents)
         levels = options.state.levels
         reminders = Reminders(options.state.reminders)
-        schedule = options.config.schedule.isEmpty ? nil : ScheduleWatcher(entries: options.config.schedule, timeZone: options.timeZone)
+        schedule = options.config.schedule.isEmpty ? nil : ScheduleWatcher(entries: options.config.schedule, timeZone: options.timeZone ?? .current)
         keptReminders = reminders.entries
         gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
         if let saved = options.state.parental {
