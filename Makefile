@@ -5,7 +5,9 @@
 #   make fuzz   libFuzzer on each parser of outside bytes for FUZZ_SECONDS (60) each
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
 #               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
-#               (on loopback, then over a shaped broadband link), and key to screen while loads hang
+#               (on loopback, then over a shaped broadband link), key to screen while loads hang, a
+#               provider-sized lineup, and last the soak: 10,000 changes with memory read every 1,000
+#               (about 40 minutes; SOAK_ARGS="--flips 1000" for a short one)
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
@@ -34,6 +36,7 @@ SCRATCH = --scratch-path "$(BUILD_DIR)" $(SWIFT_BUILD_FLAGS)
 SWIFTPM = swiftpm() { swift "$$@"; local status=$$?; rm -f Package.resolved; return $$status; }; swiftpm
 # Options for `zapper-bench playback`, e.g. BENCH_ARGS="--channel 3"; for `zapper-bench zap`, e.g. ZAP_ARGS="--count 50"
 BENCH_ARGS ?=
+SOAK_ARGS ?= --flips 10000 --dwell 200 --every 1000
 SHELL := /bin/bash
 
 # What image/build and image/test need on the host (image/build installs the rest itself).
@@ -128,3 +131,4 @@ bench: build-release
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap --network broadband $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" lineup
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" soak $(SOAK_ARGS)

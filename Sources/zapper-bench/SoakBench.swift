@@ -3,9 +3,13 @@ import Foundation
 
 /// `zapper-bench soak`: months of a box's life, compressed. zapper flips
 /// adjacent, by number and back (`KEY_LAST`) `--flips` times, while the origin's
-/// faults are switched on and off at random on random channels; its resident
-/// memory, open file descriptors, threads and event counts are printed at the
-/// start and every `--every` flips. It reports; the 300-flip test asserts.
+/// faults are switched on and off at random on the other channels. At the start and
+/// every `--every` flips it goes back to the first channel and plays it for `--settle`
+/// ms with no fault anywhere, then takes a snapshot: its resident memory, open file
+/// descriptors, threads and event counts are read then, so that each reading is of the
+/// same thing (a reading in the middle of the flips swings by 20 MB with what the moment
+/// holds) and a leak shows as a difference from the start. It reports; the 300-flip test
+/// asserts.
 struct SoakBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
@@ -20,6 +24,9 @@ struct SoakBench: ParsableCommand {
     @Option(help: "Print a row every this many changes.")
     var every = 1000
 
+    @Option(help: "Milliseconds the first channel plays, faults off, before each reading.")
+    var settle = 10_000
+
     @Option(help: "Seed of the random faults and channel numbers (the same seed, the same run).")
     var seed: UInt64 = 1
 
@@ -29,7 +36,9 @@ struct SoakBench: ParsableCommand {
                          "bandwidth=200000"]
 
     func validate() throws {
-        guard flips >= 1, dwell >= 50, every >= 1 else { throw ValidationError("--flips, --every >= 1, --dwell >= 50") }
+        guard flips >= 1, dwell >= 50, every >= 1, settle >= 1000 else {
+            throw ValidationError("--flips, --every >= 1, --dwell >= 50, --settle >= 1000")
+        }
     }
 
     func run() throws {
@@ -44,31 +53,43 @@ struct SoakBench: ParsableCommand {
         guard numbers.count >= 3 else { throw BenchError("the origin's lineup has too few channels") }
         var random = SeededRandom(seed: seed)
         let (child, eventsURL) = try scriptedZapper(name: "zapper-soak", tools: tools, directory: directory, lineup: lineup,
-                                                    script: script(numbers: numbers, random: &random),
+                                                    script: script(numbers: numbers, directory: directory, random: &random),
                                                     arguments: ["--channel", String(numbers[0]), "--size", "1280x720"])
-        Progress.say("zapper: \(flips) changes, \(dwell) ms apart, faults on and off (about \(flips * dwell / 60_000) min)")
+        Progress.say("zapper: \(flips) changes, \(dwell) ms apart, faults on and off, a reading every \(every) after \(settle) ms on channel \(numbers[0]) (about \((flips * dwell + (flips / every + 1) * (settle + 3000)) / 60_000) min)")
         try child.run()
         defer { child.stop() }
         var rows: [SoakRow] = []
-        var nextRow = 0
         var faulted: Int?
         var nextFault = Monotonic.now + 5
-        var counts = EventCounts(url: eventsURL)
+        // The first channel typed at each checkpoint: its settling begins (no fault from then
+        // until the reading).
+        var counts = EventCounts(url: eventsURL, marker: "\"event\": \"tune\", \"channel\": \(numbers[0]), \"reason\": \"number\"")
+        var settling = true
         let curl = try Tools.onPath("curl")
         while child.isRunning {
             counts.update()
-            if counts.tunes >= nextRow, counts.firstFrames > 0, let row = SoakRow(pid: child.pid, flips: counts.tunes - 1, counts: counts) {
-                rows.append(row)
-                Progress.say(row.line)
-                nextRow = (counts.tunes / every + 1) * every + 1
+            if !rows.isEmpty, counts.marked >= rows.count, !settling {
+                settling = true
+                if let channel = faulted { control(curl, "DELETE", origin: origin, channel: channel) }
+                faulted = nil
             }
-            if Monotonic.now >= nextFault {
+            if counts.byName[.snapshot, default: 0] > rows.count {
+                // The snapshot's own buffers are let go as soon as it is written.
+                Thread.sleep(forTimeInterval: 0.3)
+                if let row = SoakRow(pid: child.pid, flips: rows.count * every, counts: counts) {
+                    Progress.say(row.line)
+                    rows.append(row)
+                }
+                settling = false
+                nextFault = Monotonic.now + 2
+            }
+            if !settling, Monotonic.now >= nextFault {
                 // One channel faulted at a time, for 2 to 20 s, then healthy for as long.
                 if let channel = faulted {
                     control(curl, "DELETE", origin: origin, channel: channel)
                     faulted = nil
                 } else {
-                    let channel = numbers[Int(random.next() % UInt64(numbers.count))]
+                    let channel = numbers[1 + Int(random.next() % UInt64(numbers.count - 1))]
                     let fault = Self.faults[Int(random.next() % UInt64(Self.faults.count))]
                     control(curl, "PUT", origin: origin, channel: channel, body: fault)
                     faulted = channel
@@ -81,27 +102,35 @@ struct SoakBench: ParsableCommand {
         let status = child.process.terminationStatus
         counts.update()
         print(SoakRow.table(rows, final: counts, status: status, reason: child.process.terminationReason == .uncaughtSignal
-                            ? "killed by signal \(status)" : "exit \(status)", dwell: dwell))
+                            ? "killed by signal \(status)" : "exit \(status)", dwell: dwell, settle: settle))
         guard child.process.terminationReason == .exit, status == 0 else {
             throw BenchError("zapper did not finish the soak cleanly:\n\(child.stderrTail())")
         }
     }
 
-    /// Adjacent flips, typed numbers and KEY_LAST in turn, each followed by the dwell.
-    private func script(numbers: [Int], random: inout SeededRandom) -> String {
-        var lines = ["wait-event first-frame 30000", "wait 2000"]
+    /// Adjacent flips, typed numbers (never the first channel's) and KEY_LAST in turn, each
+    /// followed by the dwell; a checkpoint at the start and every `every` flips.
+    private func script(numbers: [Int], directory: URL, random: inout SeededRandom) -> String {
+        func typed(_ number: Int) -> [String] { String(number).map { "press KEY_\($0)" } + ["press KEY_OK"] }
+        var checkpoints = 0
+        func checkpoint() -> [String] {
+            // The second channel first, so that typing the first is always a change (the marker).
+            let back = checkpoints == 0 ? [] : typed(numbers[1]) + ["wait 1000"] + typed(numbers[0])
+            checkpoints += 1
+            return back + ["wait \(settle)", "snapshot \(directory.appendingPathComponent("settled-\(checkpoints).png").path)", "wait 1000"]
+        }
+        var lines = ["wait-event first-frame 30000"] + checkpoint()
         for index in 0..<flips {
             switch index % 4 {
             case 0: lines.append("press KEY_CHANNELUP")
             case 1: lines.append("press KEY_CHANNELDOWN")
-            case 2: lines += String(numbers[Int(random.next() % UInt64(numbers.count))]).map { "press KEY_\($0)" } + ["press KEY_OK"]
+            case 2: lines += typed(numbers[1 + Int(random.next() % UInt64(numbers.count - 1))])
             default: lines.append("press KEY_LAST")
             }
             lines.append("wait \(dwell)")
+            if (index + 1) % every == 0 { lines += checkpoint() }
         }
-        // The last change settles, then the run's final row.
-        lines += ["wait 5000", "quit"]
-        return lines.joined(separator: "\n") + "\n"
+        return (lines + ["quit"]).joined(separator: "\n") + "\n"
     }
 
     private func control(_ curl: URL, _ method: String, origin: OriginServer, channel: Int, body: String? = nil) {

@@ -5,14 +5,21 @@ import ZapperCore
 /// last `update` are counted (the log of a long soak is read once, not every time).
 struct EventCounts {
     var byName: [EventName: Int] = [:]
+    /// Lines holding `marker`.
+    private(set) var marked = 0
+    private let marker: String?
     private var tail: LogTail
     var tunes: Int { byName[.tune, default: 0] }
     var firstFrames: Int { byName[.firstFrame, default: 0] }
 
-    init(url: URL) { tail = LogTail(url: url) }
+    init(url: URL, marker: String? = nil) {
+        tail = LogTail(url: url)
+        self.marker = marker
+    }
 
     mutating func update() {
         for line in tail.newLines() {
+            if let marker, line.contains(marker) { marked += 1 }
             // {"t_ms": …, "event": "NAME", …}: the name without a JSON parse per line.
             guard let range = line.range(of: "\"event\": \"") else { continue }
             guard let name = EventName(rawValue: String(line[range.upperBound...].prefix { $0 != "\"" })) else { continue }
@@ -47,23 +54,23 @@ struct SoakRow {
             + EventCounts.shown.map { "\($0.rawValue) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
     }
 
-    static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int) -> String {
-        var lines = ["| changes | RSS MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
-                     "|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
+    static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int, settle: Int) -> String {
+        var lines = ["| changes | RSS MB | from the start | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
+                     "|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
+        let start = rows.first
         for row in rows {
-            lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(row.descriptors) | \(row.threads) | "
+            lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(String(format: "%+.1f", row.residentMB - (start?.residentMB ?? 0))) | "
+                         + "\(row.descriptors) | \(row.threads) | "
                          + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
         }
         lines.append("")
-        // Growth from the second row on: the first interval fills the caches (codec parameters,
-        // logos, the HTTP pool, the guide) once.
-        let from = rows.count >= 3 ? rows[1] : rows.first
-        if let first = from, let last = rows.last, last.flips > first.flips {
-            let growth = (last.residentMB - first.residentMB) / Double(last.flips - first.flips) * 1000
-            lines.append(String(format: "RSS growth: %.2f MB per 1,000 changes from %d to %d (goal: at most 2); fds %+d, threads %+d over the same",
-                                growth, first.flips, last.flips, last.descriptors - first.descriptors, last.threads - first.threads))
+        if let start, let last = rows.last, last.flips > start.flips {
+            let worst = rows.map { $0.residentMB - start.residentMB }.max() ?? 0
+            lines.append(String(format: "RSS after %d changes: %+.1f MB from the start, at most %+.1f at any reading (goal: within 2); fds %+d, threads %+d",
+                                last.flips, last.residentMB - start.residentMB, worst, last.descriptors - start.descriptors, last.threads - start.threads))
         }
-        lines.append("zapper ended with \(reason) after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one channel at a time, on and off at random).")
+        lines.append("Each reading: channel 1 (the first) typed again and played \(settle) ms with no fault, then read. zapper ended with \(reason) "
+                     + "after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one other channel at a time, on and off at random).")
         return lines.joined(separator: "\n")
     }
 }
