@@ -92,11 +92,10 @@ extension ChannelPlayback {
                     }
                     if parameters.kind == .video {
                         if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
+                                                               waiting: inbox.seconds > 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
-                            if inbox.seconds > 0 {
-                                behindWithSegmentsWaiting += 1
-                                fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
-                            }
+                            behindWithSegmentsWaiting += 1
+                            fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
                             if !toldBehind {
                                 toldBehind = true
                                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): decoding fell behind the clock; pictures are skipped to the next key frame until it is back in time (the sound goes on)\n".utf8))
