@@ -12,6 +12,9 @@ final class SegmentInbox: @unchecked Sendable {
         let delivery: HLSSegmentDelivery
         /// The channel's count of segments arrived when this one came.
         let index: Int
+        /// It was here when the decode thread asked for it (the thread was behind, not waiting
+        /// for the network or the live edge).
+        var wasWaiting = false
     }
 
     private let condition = NSCondition()
@@ -52,9 +55,11 @@ final class SegmentInbox: @unchecked Sendable {
     func next() -> Entry? {
         condition.lock()
         defer { condition.unlock() }
+        let ready = !waiting.isEmpty && !isWarm()
         while (waiting.isEmpty || isWarm()) && !stopped { condition.wait() }
         guard !stopped else { return nil }
-        let entry = waiting.removeFirst()
+        var entry = waiting.removeFirst()
+        entry.wasWaiting = ready
         current = entry.delivery.bytes
         return entry
     }

@@ -14,14 +14,15 @@ public struct CatchUp: Sendable {
 
     /// A key frame at timeline time `time`, with the clock at `heard` (what the sound output
     /// takes from now; nil before it takes any): the group it starts is decoded unless its
-    /// key frame is already past while later segments wait for the decoder (`.late`), or its
+    /// key frame is already past while its segment waited for the decoder (`.late`), or its
     /// pictures are larger than this box decodes in time while smaller ones are on their way
     /// (`tooLarge`: `.tooLarge`).
     ///
-    /// With nothing waiting (`waiting` false) the bytes, not the decoder, came late: a channel
-    /// played at the live edge (a promoted warm neighbour plays from the newest segment) gets
-    /// each segment as its sound begins, its key frame a few pictures behind what is heard, and
-    /// the decoder catches up within the group. Skipping would skip every group.
+    /// When the decoder waited for the segment instead (`waiting` false) the bytes, not the
+    /// decoder, came late: a channel played at the live edge (a promoted warm neighbour plays
+    /// from the newest segment) gets each segment as its sound begins, its key frame a few
+    /// pictures behind what is heard, and the decoder catches up within the group. Skipping
+    /// would skip every group.
     @discardableResult
     public mutating func keyFrame(at time: Double?, heard: Double?, waiting: Bool, tooLarge: Bool = false) -> Verdict {
         let late = waiting && (time.flatMap { time in heard.map { time.isFinite && $0.isFinite && time < $0 } } ?? false)
