@@ -12,20 +12,25 @@ public struct CatchUp: Sendable {
 
     public init() {}
 
+    /// How far past a key frame may be, its segment just come, and its group still decoded
+    /// (15 pictures at 30 fps).
+    public static let slack = 0.5
+
     /// A key frame at timeline time `time`, with the clock at `heard` (what the sound output
     /// takes from now; nil before it takes any): the group it starts is decoded unless its
-    /// key frame is already past while its segment waited for the decoder (`.late`), or its
-    /// pictures are larger than this box decodes in time while smaller ones are on their way
-    /// (`tooLarge`: `.tooLarge`).
+    /// key frame is already past (`.late`), or its pictures are larger than this box decodes
+    /// in time while smaller ones are on their way (`tooLarge`: `.tooLarge`).
     ///
-    /// When the decoder waited for the segment instead (`waiting` false) the bytes, not the
-    /// decoder, came late: a channel played at the live edge (a promoted warm neighbour plays
-    /// from the newest segment) gets each segment as its sound begins, its key frame a few
-    /// pictures behind what is heard, and the decoder catches up within the group. Skipping
-    /// would skip every group.
+    /// Past by a little while the decoder had waited for the segment (`waiting` false), the
+    /// bytes came late, not the decoder, and the group is decoded: a channel played at the live
+    /// edge (a promoted warm neighbour plays from the newest segment) gets each segment as its
+    /// sound begins, its key frame a picture or two behind what is heard, and a decoder that
+    /// waited for the bytes catches up within the group. Skipping would skip every group.
+    /// Past by more than `slack`, or with the segment waiting for the decoder, it is late.
     @discardableResult
     public mutating func keyFrame(at time: Double?, heard: Double?, waiting: Bool, tooLarge: Bool = false) -> Verdict {
-        let late = waiting && (time.flatMap { time in heard.map { time.isFinite && $0.isFinite && time < $0 } } ?? false)
+        let behind = time.flatMap { time in heard.map { time.isFinite && $0.isFinite ? $0 - time : 0 } } ?? 0
+        let late = behind > 0 && (waiting || behind > Self.slack)
         let verdict: Verdict = late ? .late : tooLarge ? .tooLarge : .whole
         skipping = verdict != .whole
         return verdict

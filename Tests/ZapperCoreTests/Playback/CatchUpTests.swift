@@ -32,14 +32,16 @@ import Testing
         #expect(smaller == .whole && !catchUp.skipping)
     }
 
-    /// With no segment waiting the bytes came late, not the decoder: a channel played at the
-    /// live edge gets every key frame a little behind what is heard, and skipping would skip
-    /// every group (no picture at all).
+    /// With the decoder having waited for the segment the bytes came late, not the decoder: a
+    /// channel played at the live edge gets every key frame a little behind what is heard, and
+    /// skipping would skip every group (no picture at all); by more than the slack, it is late.
     @Test func aKeyFramePastWithNothingWaitingIsDecoded() {
         var catchUp = CatchUp()
         let edge = catchUp.keyFrame(at: 17.47, heard: 17.51, waiting: false)
         #expect(edge == .whole && !catchUp.skipping)
         let backlog = catchUp.keyFrame(at: 19.47, heard: 19.51, waiting: true)
         #expect(backlog == .late && catchUp.skipping)
+        let farBehind = catchUp.keyFrame(at: 21.47, heard: 21.47 + CatchUp.slack + 0.01, waiting: false)
+        #expect(farBehind == .late && catchUp.skipping, "the bytes came so late that the group cannot be caught up")
     }
 }
