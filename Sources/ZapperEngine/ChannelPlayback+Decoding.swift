@@ -93,6 +93,7 @@ extension ChannelPlayback {
                     if parameters.kind == .video {
                         if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
                                                                waiting: entry.wasWaiting || inbox.seconds > 0,
+                                                               decoderBusy: decoders[parameters.streamID]?.busySeconds ?? 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
                             behindWithSegmentsWaiting += 1
                             fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)

@@ -19,10 +19,10 @@ public final class DecoderThreads: Sendable {
     public let busyShare: Double
     /// Whether decoders start on one thread at all.
     public let oneThreadFirst: Bool
-    /// A threaded decoder's frame threads: one per processor this process may run on, at least
-    /// two. FFmpeg's own choice is one more than that; each thread holds a picture in flight and
-    /// a context, and delays the first picture by one, while the decoder shares the processors
-    /// with scaling, sound and the network anyway (`zapper-bench playback`: 7 MB less, no more CPU).
+    /// A threaded decoder's frame threads: one per processor this process may run on and one
+    /// more (FFmpeg's own choice). One per processor held 7 MB less at 1080p on the 2-core
+    /// development machine for the same CPU, but a box too slow for the stream (the appliance
+    /// test's QEMU guest) kept less of its sound with two than with three: not taken.
     public let frameThreads: Int
     /// The fewest pixels a picture had when one thread was too slow for it.
     private let tooSlowFrom = Mutex<Int?>(nil)
@@ -31,7 +31,7 @@ public final class DecoderThreads: Sendable {
                 processors: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.busyShare = busyShare
         self.oneThreadFirst = oneThreadFirst
-        frameThreads = max(2, processors)
+        frameThreads = max(1, processors) + 1
     }
 
     /// 1, or `frameThreads` for pictures one thread was too slow for.

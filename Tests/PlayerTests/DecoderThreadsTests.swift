@@ -69,9 +69,9 @@ struct DecoderThreadsTests {
         #expect(threads.threads(forPixels: from) == threads.frameThreads && threads.threads(forPixels: from - 1) == 1)
     }
 
-    @Test func frameThreadsAreOnePerProcessorAndAtLeastTwo() {
+    @Test func frameThreadsAreOnePerProcessorAndOneMore() {
         #expect(DecoderThreads(oneThreadFirst: false, processors: 1).threads(forPixels: 1920 * 1080) == 2)
-        #expect(DecoderThreads(oneThreadFirst: false, processors: 4).threads(forPixels: 640 * 360) == 4)
+        #expect(DecoderThreads(oneThreadFirst: false, processors: 4).threads(forPixels: 640 * 360) == 5)
         #expect(DecoderThreads(oneThreadFirst: true, processors: 8).threads(forPixels: 640 * 360) == 1)
     }
 }

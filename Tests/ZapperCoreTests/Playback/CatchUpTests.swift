@@ -32,16 +32,24 @@ import Testing
         #expect(smaller == .whole && !catchUp.skipping)
     }
 
-    /// With the decoder having waited for the segment the bytes came late, not the decoder: a
+    /// A fast decoder that waited for its segment: the bytes came late, not the decoder. A
     /// channel played at the live edge gets every key frame a little behind what is heard, and
-    /// skipping would skip every group (no picture at all); by more than the slack, it is late.
-    @Test func aKeyFramePastWithNothingWaitingIsDecoded() {
+    /// skipping would skip every group (no picture at all). A slow decoder's group, one whose
+    /// segment waited for it, or one far behind, is late.
+    @Test func aKeyFrameALittlePastWithAFastDecoderThatWaitedIsDecoded() {
         var catchUp = CatchUp()
-        let edge = catchUp.keyFrame(at: 17.47, heard: 17.51, waiting: false)
+        #expect(catchUp.keyFrame(at: 15.47, heard: nil, waiting: false, decoderBusy: 0) == .whole)
+        let edge = catchUp.keyFrame(at: 17.47, heard: 17.51, waiting: false, decoderBusy: 0.3)  // 15 % of 2 s
         #expect(edge == .whole && !catchUp.skipping)
-        let backlog = catchUp.keyFrame(at: 19.47, heard: 19.51, waiting: true)
-        #expect(backlog == .late && catchUp.skipping)
-        let farBehind = catchUp.keyFrame(at: 21.47, heard: 21.47 + CatchUp.slack + 0.01, waiting: false)
-        #expect(farBehind == .late && catchUp.skipping, "the bytes came so late that the group cannot be caught up")
+        let slow = catchUp.keyFrame(at: 19.47, heard: 19.51, waiting: false, decoderBusy: 0.3 + 1.5)  // 75 %
+        #expect(slow == .late && catchUp.skipping, "a slow decoder")
+        let unknown = catchUp.keyFrame(at: 21.47, heard: 21.51, waiting: false, decoderBusy: 2)
+        #expect(unknown == .late, "after a skipped group the decoder's speed is unknown")
+        #expect(catchUp.keyFrame(at: 23.47, heard: 23.4, waiting: false, decoderBusy: 2) == .whole)
+        let backlog = catchUp.keyFrame(at: 25.47, heard: 25.51, waiting: true, decoderBusy: 2.2)
+        #expect(backlog == .late, "its segment waited for the decoder")
+        #expect(catchUp.keyFrame(at: 27.47, heard: 27.4, waiting: false, decoderBusy: 2.2) == .whole)
+        let farBehind = catchUp.keyFrame(at: 29.47, heard: 29.47 + CatchUp.slack + 0.01, waiting: false, decoderBusy: 2.4)
+        #expect(farBehind == .late, "the bytes came so late that the group cannot be caught up")
     }
 }
