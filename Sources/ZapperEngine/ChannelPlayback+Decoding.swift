@@ -11,8 +11,8 @@ extension ChannelPlayback {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var watches: [Int32: DecoderWatch] = [:]  // one-thread video decoders' load, by stream PID
         var ceilingWatches: [Int32: CeilingWatch] = [:]  // threaded ones', by stream PID
-        var catchUp = CatchUp()  // groups of pictures skipped: behind the clock, or larger than this box decodes in time
-        var behindWithSegmentsWaiting = 0  // groups skipped behind the clock with whole segments fetched ahead (not the network's fault)
+        var catchUp = CatchUp(fastShare: decodeCeiling.fastShare)  // groups of pictures skipped: behind the clock, or larger than this box decodes in time
+        var behindWithSegmentsWaiting = 0  // groups skipped behind the clock because of the decoder (`CatchUp.decoderBehind`: not the network's fault)
         var toldBehind = false
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
@@ -95,8 +95,10 @@ extension ChannelPlayback {
                                                                waiting: entry.wasWaiting || inbox.seconds > 0,
                                                                decoderBusy: decoders[parameters.streamID]?.busySeconds ?? 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
-                            behindWithSegmentsWaiting += 1
-                            fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
+                            if catchUp.decoderBehind {
+                                behindWithSegmentsWaiting += 1
+                                fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
+                            }
                             if !toldBehind {
                                 toldBehind = true
                                 FileHandle.standardError.write(Data("zapper: channel \(channel.number): decoding fell behind the clock; pictures are skipped to the next key frame until it is back in time (the sound goes on)\n".utf8))

@@ -19,9 +19,13 @@ public final class DecodeCeiling: Sendable {
     public let windows: Int
     private let fewest = Mutex<Int?>(nil)
 
-    public init(busyShare: Double = 0.9, windows: Int = 2) {
+    /// `CatchUp.fastShare` of the channels' decoders.
+    public let fastShare: Double
+
+    public init(busyShare: Double = 0.9, windows: Int = 2, fastShare: Double = 0.5) {
         self.busyShare = busyShare
         self.windows = max(windows, 1)
+        self.fastShare = fastShare
     }
 
     /// The fewest pixels a picture had when its decoding was too slow; nil while none was.

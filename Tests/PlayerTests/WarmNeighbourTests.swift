@@ -72,40 +72,6 @@ struct WarmNeighbourTests {
         #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.005 }, "picture steps \(steps)")
         #expect(heard, "no sound in the first 1.5 s")
     }
-
-    /// Promoted, a warm neighbour plays from its newest segment, at the live edge: each later
-    /// segment comes as its sound begins, its key frame a little behind what is heard. Played
-    /// on a real-time clock its pictures go on across the segments after the first (they were
-    /// all skipped as behind the clock once, and the channel showed no picture at all).
-    @Test func aPromotedNeighbourPlaysOnAcrossItsNextSegments() async throws {
-        let (warm, channel, cache) = try Self.warmNeighbour(4)
-        defer { warm.stop() }
-        let deadline = Date().addingTimeInterval(20)
-        while cache.get(4, variant: 1, source: channel.url.absoluteString) == nil, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        try await Task.sleep(for: .milliseconds(300))  // its first picture decoded
-        warm.promote(serial: 1)
-        var first: Double?
-        var begun = Date()
-        var times: [Double] = []
-        while Date().timeIntervalSince(begun) < 7, Date() < deadline.addingTimeInterval(10) {
-            let clock = first.map { $0 + Date().timeIntervalSince(begun) }
-            if let picture = warm.picture(at: clock) {
-                if first == nil { (first, begun) = (picture.time, Date()) }
-                times.append(picture.time)
-            }
-            if let clock { _ = warm.takeAudio(frames: 480, from: clock) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let start = try #require(first, "no first picture")
-        // Each of the next two groups (a key frame every 2 s) is decoded, not skipped: a third
-        // of its pictures at least, whatever else the machine is doing.
-        for group in [2.0, 4.0] {
-            let shown = times.filter { $0 - start > group + 0.05 && $0 - start < group + 1.95 }.count
-            #expect(shown >= 20, "\(shown) pictures shown from \(group) s to \(group + 2) s after the first")
-        }
-    }
 }
 
 /// Where a separate rendition's discontinuities go on the timeline, for a channel

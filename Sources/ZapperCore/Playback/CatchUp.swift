@@ -9,15 +9,21 @@
 public struct CatchUp: Sendable {
     /// Whether the group at hand is skipped.
     public private(set) var skipping = false
+    /// Whether the group at hand is skipped as late because of the decoder (its segment had
+    /// waited for it, or it is slow), not because the bytes came late: the box was behind.
+    public private(set) var decoderBehind = false
 
-    public init() {}
+    /// The share of its play time a decoder may have spent on the last group and still count
+    /// as fast: it catches up on a few late pictures within the next.
+    public let fastShare: Double
+
+    public init(fastShare: Double = 0.5) {
+        self.fastShare = fastShare.isNaN ? 0.5 : fastShare
+    }
 
     /// How far past a key frame may be, its segment just come, and its group still decoded
     /// (15 pictures at 30 fps).
     public static let slack = 0.5
-    /// The share of its play time a decoder may have spent on the last group and still count
-    /// as fast: it catches up on a few late pictures within the next.
-    public static let fastShare = 0.5
     /// The decoder's busy seconds and the key frame's time where the last decoded group began.
     private var groupStart: (busy: Double, time: Double)?
 
@@ -40,11 +46,12 @@ public struct CatchUp: Sendable {
         let behind = time.flatMap { time in heard.map { time.isFinite && $0.isFinite ? $0 - time : 0 } } ?? 0
         var fast = false
         if let start = groupStart, let time, time.isFinite, time > start.time, decoderBusy >= start.busy {
-            fast = (decoderBusy - start.busy) / (time - start.time) < Self.fastShare
+            fast = (decoderBusy - start.busy) / (time - start.time) < fastShare
         }
         let late = behind > 0 && (waiting || !fast || behind > Self.slack)
         let verdict: Verdict = late ? .late : tooLarge ? .tooLarge : .whole
         skipping = verdict != .whole
+        decoderBehind = late && (waiting || !fast)
         groupStart = nil
         if verdict == .whole, let time, time.isFinite, decoderBusy.isFinite { groupStart = (decoderBusy, time) }
         return verdict

@@ -42,14 +42,15 @@ import Testing
         let edge = catchUp.keyFrame(at: 17.47, heard: 17.51, waiting: false, decoderBusy: 0.3)  // 15 % of 2 s
         #expect(edge == .whole && !catchUp.skipping)
         let slow = catchUp.keyFrame(at: 19.47, heard: 19.51, waiting: false, decoderBusy: 0.3 + 1.5)  // 75 %
-        #expect(slow == .late && catchUp.skipping, "a slow decoder")
+        #expect(slow == .late && catchUp.skipping && catchUp.decoderBehind, "a slow decoder")
         let unknown = catchUp.keyFrame(at: 21.47, heard: 21.51, waiting: false, decoderBusy: 2)
         #expect(unknown == .late, "after a skipped group the decoder's speed is unknown")
         #expect(catchUp.keyFrame(at: 23.47, heard: 23.4, waiting: false, decoderBusy: 2) == .whole)
         let backlog = catchUp.keyFrame(at: 25.47, heard: 25.51, waiting: true, decoderBusy: 2.2)
-        #expect(backlog == .late, "its segment waited for the decoder")
+        #expect(backlog == .late && catchUp.decoderBehind, "its segment waited for the decoder")
         #expect(catchUp.keyFrame(at: 27.47, heard: 27.4, waiting: false, decoderBusy: 2.2) == .whole)
         let farBehind = catchUp.keyFrame(at: 29.47, heard: 29.47 + CatchUp.slack + 0.01, waiting: false, decoderBusy: 2.4)
         #expect(farBehind == .late, "the bytes came so late that the group cannot be caught up")
+        #expect(!catchUp.decoderBehind, "the network's lateness, not the box's")
     }
 }
