@@ -92,10 +92,14 @@ extension ChannelPlayback {
                     }
                     if parameters.kind == .video {
                         if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
-                                                               waiting: entry.wasWaiting || inbox.seconds > 0,
+                                                               // The live-edge exception (`waiting` false) is off: in the QEMU guest
+                                                               // it cost channel 2 its sound (37-44 % heard, 40 % asked); a promoted
+                                                               // neighbour at the live edge can lose its pictures until it plays
+                                                               // behind the edge. Was: entry.wasWaiting || inbox.seconds > 0.
+                                                               waiting: true,
                                                                decoderBusy: decoders[parameters.streamID]?.busySeconds ?? 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
-                            if catchUp.decoderBehind {
+                            if catchUp.decoderBehind, inbox.seconds > 0 {
                                 behindWithSegmentsWaiting += 1
                                 fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
                             }
