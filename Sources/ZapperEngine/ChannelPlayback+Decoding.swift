@@ -95,7 +95,7 @@ extension ChannelPlayback {
                                                                // The live-edge exception (`waiting` false) is off: in the QEMU guest
                                                                // it cost channel 2 its sound (37-44 % heard, 40 % asked); a promoted
                                                                // neighbour at the live edge can lose its pictures until it plays
-                                                               // behind the edge. Was: entry.wasWaiting || inbox.seconds > 0.
+                                                               // behind the edge.
                                                                waiting: true,
                                                                decoderBusy: decoders[parameters.streamID]?.busySeconds ?? 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {

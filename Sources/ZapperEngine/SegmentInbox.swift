@@ -12,9 +12,6 @@ final class SegmentInbox: @unchecked Sendable {
         let delivery: HLSSegmentDelivery
         /// The channel's count of segments arrived when this one came.
         let index: Int
-        /// It was here when the decode thread asked for it (the thread was behind, not waiting
-        /// for the network or the live edge).
-        var wasWaiting = false
     }
 
     private let condition = NSCondition()
@@ -55,11 +52,9 @@ final class SegmentInbox: @unchecked Sendable {
     func next() -> Entry? {
         condition.lock()
         defer { condition.unlock() }
-        let ready = !waiting.isEmpty && !isWarm()
         while (waiting.isEmpty || isWarm()) && !stopped { condition.wait() }
         guard !stopped else { return nil }
-        var entry = waiting.removeFirst()
-        entry.wasWaiting = ready
+        let entry = waiting.removeFirst()
         current = entry.delivery.bytes
         return entry
     }
