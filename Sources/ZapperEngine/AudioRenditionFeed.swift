@@ -22,8 +22,9 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     private let serial: Int
     private let failed: @Sendable (PlaybackFailure) -> Void
     private let inbox: SegmentInbox
-    /// Segments a warm neighbour keeps: the picture may start a segment before the newest sound.
-    static let warmSegments = 2
+    /// Segments a warm neighbour keeps: the picture starts at the segment before its newest
+    /// (`WarmHeadPlan.headSegment`), and its playlist may be a reload behind this one's.
+    static let warmSegments = 3
 
     /// - Parameters:
     ///   - startSequence: the media sequence to start at (a language chosen while

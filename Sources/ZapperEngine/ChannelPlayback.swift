@@ -133,7 +133,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         tag.warmFailure = nil  // whatever failed while warm is over
     }
 
-    /// A warm neighbour becomes tune `serial`: decoding starts at its newest segment.
+    /// A warm neighbour becomes tune `serial`: decoding starts at the segment (or head) it keeps.
     public func promote(serial: Int) {
         let feed = lock.withLock {
             tag.promote(to: serial)

@@ -3,7 +3,7 @@ import Foundation
 import ZapperCore
 
 /// A warm neighbour keeping segment heads (`WarmHeadPlan`): the first key frame of each new
-/// segment of a variant the line carries, fetched with Range requests and handed on unfinished;
+/// segment but the newest (`WarmHeadPlan.headSegment`) of a variant the line carries, fetched with Range requests and handed on unfinished;
 /// at the promotion, the rest of the last one follows on the same bytes, so the first picture
 /// is full quality and the motion goes on from it.
 extension HLSLiveSession {
@@ -74,6 +74,8 @@ extension HLSLiveSession {
         var failures = 0
         var loaded = false
         var told: Int?
+        // The last segment whose head was asked for of the variant followed.
+        var tried: Int64?
         while isWarm() {
             guard !Task.isCancelled else { return .ended }
             let rung = rungs[plan.rank]
@@ -81,6 +83,7 @@ extension HLSLiveSession {
                 // Another variant: its playlist from the start (media sequences line up, the cursor need not).
                 cursor = LiveSegmentCursor()
                 following = plan.rank
+                tried = nil
             }
             let loadStarted = Self.now()
             let playlist: HLSMediaPlaylist
@@ -112,12 +115,14 @@ extension HLSLiveSession {
                 told = plan.rank
                 report(.warmHeads(index: rung.variant, reason: "\(rung.bandwidth.map { "\($0 / 1000) kbit/s" } ?? "its only variant"), within \(WarmHeadPlan.budget / 1000) kbit/s"))
             }
-            let update = cursor.update(playlist, at: loadStarted)
-            if let newest = update.segments.last(where: { !$0.gap }), plan.mayFetch(at: Self.now()) {
-                if newest.initSection != nil || newest.key != nil || newest.byteRange != nil {
-                    return fallBack("its segments are \(newest.initSection != nil ? "fragmented MP4" : newest.key != nil ? "encrypted" : "byte ranges")")
+            _ = cursor.update(playlist, at: loadStarted)
+            if let segment = WarmHeadPlan.headSegment(of: playlist.segments), segment.sequence > tried ?? .min,
+               plan.mayFetch(at: Self.now()) {
+                if segment.initSection != nil || segment.key != nil || segment.byteRange != nil {
+                    return fallBack("its segments are \(segment.initSection != nil ? "fragmented MP4" : segment.key != nil ? "encrypted" : "byte ranges")")
                 }
-                switch await fetchHead(of: newest, rung: rung, plan: &plan) {
+                tried = segment.sequence
+                switch await fetchHead(of: segment, rung: rung, plan: &plan) {
                 case .kept(let head):
                     // The head kept before ends where it is: a decoder that took it at a promotion
                     // made while this one came moves on to this one, not waiting for a rest never fetched.

@@ -85,6 +85,10 @@ struct WarmHeadTests {
         // Promoted: the newest head's segment is fetched on, on its own bytes, and the session plays on.
         let newest = recorder.deliveries.withLock { $0.last! }
         warm.promote()
+        // One segment behind the live edge: the segment after the head's was listed already at
+        // the promotion, not a reload away (its sound would begin before it came).
+        let listed = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/3/720p/index.m3u8").text
+        #expect(listed.contains("\n\(newest.sequence + 1).ts"), "head \(newest.sequence), listed: \(listed)")
         try await recorder.waitFor("the head's segment whole") { newest.bytes.isFinished }
         let continued = Self.bytes(of: newest.bytes)
         let file = try await RawHTTPConnection.fetch(port: origin.port, "GET", "/ch/3/720p/\(newest.sequence).ts").body

@@ -7,7 +7,7 @@ import ZapperMedia
 @testable import ZapperEngine
 
 /// A warm neighbour, on the real origin: it learns its codec parameters before it is ever
-/// promoted, keeps nothing but the head of its newest segment (its first picture decoded, not
+/// promoted, keeps nothing but the head of a segment (the one before its newest; its first picture decoded, not
 /// queued), and at its promotion shows that picture at once and plays on from it.
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {

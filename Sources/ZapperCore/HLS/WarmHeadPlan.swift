@@ -55,6 +55,15 @@ public struct WarmHeadPlan: Sendable, Equatable {
         } ?? 0
     }
 
+    /// The segment whose head a warm neighbour keeps: the one before the newest (gaps aside),
+    /// so that a flip plays one segment behind the live edge and the next segment is listed
+    /// before its turn comes. Kept at the newest, the next one would appear only as its sound
+    /// began (a reload a target duration later finds it), and every segment would come late.
+    /// A playlist of one segment: that one.
+    public static func headSegment(of segments: [HLSSegment]) -> HLSSegment? {
+        segments.dropLast().last(where: { !$0.gap }) ?? segments.last(where: { !$0.gap })
+    }
+
     /// Bytes the budget allows for one segment of `duration` seconds.
     static func perSegment(_ duration: Double) -> Double { Double(budget) / 8 * max(duration, 0.5) }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ZapperCore
 
@@ -86,5 +87,25 @@ import Testing
         var new = WarmHeadPlan(bandwidths: [500], estimate: nil, heads: full, now: 0)
         new.fetchedHead(10, needed: 10, segmentDuration: 2, at: 0)
         #expect(new.heads == [500: 10], "a kind more than the memory holds starts it afresh")
+    }
+
+    @Test func theHeadKeptIsOfTheSegmentBeforeTheNewest() {
+        func segments(_ gaps: [Bool]) -> [HLSSegment] {
+            gaps.enumerated().map { index, gap in
+                var segment = HLSSegment(sequence: Int64(100 + index), uri: URL(string: "http://o/\(100 + index).ts")!, duration: 2)
+                segment.gap = gap
+                return segment
+            }
+        }
+        #expect(WarmHeadPlan.headSegment(of: segments([false, false, false]))?.sequence == 101)
+        // A gap before the newest: the last whole one before the newest.
+        #expect(WarmHeadPlan.headSegment(of: segments([false, true, false]))?.sequence == 100)
+        // The newest a gap: the one before it all the same.
+        #expect(WarmHeadPlan.headSegment(of: segments([false, false, true]))?.sequence == 101)
+        // One segment listed, or only the newest not a gap: the newest.
+        #expect(WarmHeadPlan.headSegment(of: segments([false]))?.sequence == 100)
+        #expect(WarmHeadPlan.headSegment(of: segments([true, false]))?.sequence == 101)
+        #expect(WarmHeadPlan.headSegment(of: segments([true, true])) == nil)
+        #expect(WarmHeadPlan.headSegment(of: []) == nil)
     }
 }
