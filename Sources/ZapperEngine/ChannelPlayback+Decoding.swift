@@ -11,8 +11,8 @@ extension ChannelPlayback {
         var decoders: [Int32: Decoder] = [:]  // by stream PID
         var watches: [Int32: DecoderWatch] = [:]  // one-thread video decoders' load, by stream PID
         var ceilingWatches: [Int32: CeilingWatch] = [:]  // threaded ones', by stream PID
-        var catchUp = CatchUp(fastShare: decodeCeiling.fastShare)  // groups of pictures skipped: behind the clock, or larger than this box decodes in time
-        var behindWithSegmentsWaiting = 0  // groups skipped behind the clock because of the decoder (`CatchUp.decoderBehind`: not the network's fault)
+        var catchUp = CatchUp()  // groups of pictures skipped: behind the clock, or larger than this box decodes in time
+        var behindWithSegmentsWaiting = 0  // groups skipped behind the clock with later segments waiting (the decoder's fault, not the network's)
         var toldBehind = false
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
@@ -92,14 +92,9 @@ extension ChannelPlayback {
                     }
                     if parameters.kind == .video {
                         if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
-                                                               // The live-edge exception (`waiting` false) is off: in the QEMU guest
-                                                               // it cost channel 2 its sound (37-44 % heard, 40 % asked); a promoted
-                                                               // neighbour at the live edge can lose its pictures until it plays
-                                                               // behind the edge.
-                                                               waiting: true,
-                                                               decoderBusy: decoders[parameters.streamID]?.busySeconds ?? 0,
                                                                tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
-                            if catchUp.decoderBehind, inbox.seconds > 0 {
+                            // Later segments waiting: the decoder was behind, not the network.
+                            if inbox.seconds > 0 {
                                 behindWithSegmentsWaiting += 1
                                 fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
                             }

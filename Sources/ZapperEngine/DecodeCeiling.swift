@@ -19,13 +19,9 @@ public final class DecodeCeiling: Sendable {
     public let windows: Int
     private let fewest = Mutex<Int?>(nil)
 
-    /// `CatchUp.fastShare` of the channels' decoders.
-    public let fastShare: Double
-
-    public init(busyShare: Double = 0.9, windows: Int = 2, fastShare: Double = 0.5) {
+    public init(busyShare: Double = 0.9, windows: Int = 2) {
         self.busyShare = busyShare
         self.windows = max(windows, 1)
-        self.fastShare = fastShare
     }
 
     /// The fewest pixels a picture had when its decoding was too slow; nil while none was.
