@@ -91,8 +91,11 @@ extension ChannelPlayback {
                         }
                     }
                     if parameters.kind == .video {
-                        if packet.isKeyframe, catchUp.keyFrame(at: packetTime.map { $0 + timeline.offset }, heard: samples.heard,
-                                                               tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late {
+                        let time = packetTime.map { $0 + timeline.offset }
+                        let late = packet.isKeyframe
+                            ? catchUp.keyFrame(at: time, heard: samples.heard, tooLarge: !delivery.keptHead && isTooLarge(parameters)) == .late
+                            : catchUp.picture(at: time, heard: samples.heard)
+                        if late {
                             // Later segments waiting: the decoder was behind, not the network.
                             if inbox.seconds > 0 {
                                 behindWithSegmentsWaiting += 1

@@ -5,9 +5,10 @@ import ZapperCore
 import ZapperHLS
 @testable import ZapperEngine
 
-/// A decoder behind what is heard skips a group of pictures whose key frame is already past,
-/// and decodes the next group, in time: it catches up instead of decoding pictures that would
-/// only be dropped as late (and its sound with them).
+/// A decoder behind what is heard skips a group of pictures whose key frame is already past
+/// (and the rest of the group at hand once it is far behind), and decodes the next group, in
+/// time: it catches up instead of decoding pictures that would only be dropped as late (and
+/// its sound with them).
 @Suite(.timeLimit(.minutes(5)))
 struct CatchUpTests {
     @Test func aGroupAlreadyPastIsSkipped() async throws {
@@ -43,7 +44,6 @@ struct CatchUpTests {
         #expect((times.last ?? 0) >= 5, "pictures up to 5 s: \(times.count), the last at \(times.last ?? 0)")
         let skipped = times.filter { $0 > 1.99 && $0 < 3.99 }
         #expect(skipped.isEmpty, "\(skipped.count) pictures of the late group were decoded: \(skipped.prefix(5))")
-        #expect(times.contains { $0 > 1.9 && $0 < 1.99 }, "the group before it: \(times.filter { $0 > 1.5 && $0 < 4.1 })")
         #expect(times.filter { $0 >= 4 && $0 < 5 }.count >= 25, "the group in time is decoded whole")
     }
 }

@@ -31,4 +31,19 @@ import Testing
         let smaller = catchUp.keyFrame(at: 14, heard: 13)
         #expect(smaller == .whole && !catchUp.skipping)
     }
+
+    @Test func aGroupFarBehindWhileDecodedIsGivenUpAtThatPicture() {
+        var catchUp = CatchUp()
+        #expect(catchUp.keyFrame(at: 10, heard: 9.9) == .whole)
+        // A little behind: decoded on (the decoder catches up within the group).
+        #expect(!catchUp.picture(at: 10.5, heard: 10.9) && !catchUp.skipping)
+        #expect(!catchUp.picture(at: 10.6, heard: 10.6 + CatchUp.giveUpBehind) && !catchUp.skipping)
+        // Far behind: given up once, then skipped to the next key frame.
+        #expect(catchUp.picture(at: 10.7, heard: 11.3) && catchUp.skipping)
+        #expect(!catchUp.picture(at: 10.8, heard: 11.5) && catchUp.skipping, "told once")
+        #expect(catchUp.keyFrame(at: 12, heard: 11.6) == .whole && !catchUp.skipping)
+        // Nothing heard yet, or no time: never given up.
+        #expect(!catchUp.picture(at: 12.1, heard: nil) && !catchUp.picture(at: nil, heard: 20) && !catchUp.picture(at: .nan, heard: 20))
+        #expect(!catchUp.skipping)
+    }
 }
