@@ -3,9 +3,9 @@ import Foundation
 import ZapperCore
 
 /// A warm neighbour keeping segment heads (`WarmHeadPlan`): the first key frame of each new
-/// segment but the newest (`WarmHeadPlan.headSegment`) of a variant the line carries, fetched with Range requests and handed on unfinished;
-/// at the promotion, the rest of the last one follows on the same bytes, so the first picture
-/// is full quality and the motion goes on from it.
+/// segment but the newest (`WarmHeadPlan.headSegment`) of a variant the line carries, fetched
+/// with Range requests and handed on unfinished; at the promotion, the rest of the last one
+/// follows on the same bytes, so the first picture is full quality and the motion goes on from it.
 extension HLSLiveSession {
     /// A rung of the ladder a warm neighbour may keep heads of.
     struct WarmRung {
@@ -115,7 +115,8 @@ extension HLSLiveSession {
                 told = plan.rank
                 report(.warmHeads(index: rung.variant, reason: "\(rung.bandwidth.map { "\($0 / 1000) kbit/s" } ?? "its only variant"), within \(WarmHeadPlan.budget / 1000) kbit/s"))
             }
-            _ = cursor.update(playlist, at: loadStarted)
+            // A playlist that started over numbers its segments afresh.
+            if cursor.update(playlist, at: loadStarted).restarted { tried = nil }
             if let segment = WarmHeadPlan.headSegment(of: playlist.segments), segment.sequence > tried ?? .min,
                plan.mayFetch(at: Self.now()) {
                 if segment.initSection != nil || segment.key != nil || segment.byteRange != nil {

@@ -4,9 +4,9 @@
 /// the pictures of a group that starts behind (none of them is sent to the decoder, which goes
 /// on at a later key frame; its key frame's picture would only be dropped as late) brings it
 /// back in time, and the sound goes on while the picture holds. A group that falls far behind
-/// while it is decoded is given up at that picture (`picture(at:heard:)`). So are groups larger than the
-/// box was found to decode in time (`DecodeCeiling`), fetched before it was found, while
-/// smaller ones are on their way.
+/// while it is decoded is given up at that picture (`picture(at:heard:)`). So are groups larger
+/// than the box was found to decode in time (`DecodeCeiling`), fetched before it was found,
+/// while smaller ones are on their way.
 ///
 /// A channel must play behind its live edge for this to hold: at the edge each segment comes
 /// as its sound begins, every key frame a little behind what is heard, and every group would
