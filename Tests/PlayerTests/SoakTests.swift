@@ -52,8 +52,11 @@ extension ZapperPlaybackTests {
         #expect(run.named(.tune).count >= 150, "\(run.named(.tune).count) tunes")
         print("soak: \(run.named(.tune).count) tunes; fds \(baseline.descriptors) → \(after.descriptors), threads \(baseline.threads) → \(after.threads)")
         // The same channel structure at both ends (one playing, two warm): the same files and threads,
-        // give or take the HTTP pool's idle connections (at most 4 to the origin) and an idle Dispatch worker or two.
+        // give or take the HTTP pool's idle connections (at most 4 to the origin) and an idle Dispatch worker or two,
+        // and the playing decoder's frame threads (one per processor and one more) when one thread was found too
+        // slow meanwhile (a loaded machine; the log says so): decoders start on one thread.
+        let threaded = run.stderr.contains("frame threads take over") ? ProcessInfo.processInfo.activeProcessorCount + 1 : 0
         #expect(after.descriptors <= baseline.descriptors + 4, "fds \(baseline.descriptors) → \(after.descriptors)")
-        #expect(after.threads <= baseline.threads + 2, "threads \(baseline.threads) → \(after.threads)")
+        #expect(after.threads <= baseline.threads + 2 + threaded, "threads \(baseline.threads) → \(after.threads); \(threaded) frame threads")
     }
 }
