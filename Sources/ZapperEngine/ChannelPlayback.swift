@@ -55,7 +55,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
                 audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, decodeCeiling: DecodeCeiling = DecodeCeiling(),
-                report: @escaping ChannelReport) {
+                screen: ScreenSize = ScreenSize(), report: @escaping ChannelReport) {
         self.channel = channel
         self.decoderThreads = decoderThreads
         self.decodeCeiling = decodeCeiling
@@ -87,6 +87,7 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
         self.fetcher = fetcher
         session = ChannelSession(url: channel.url, fetcher: fetcher, bufferedSeconds: { buffered.value },
                                  variantCap: { tag.serial == nil ? 0 : nil }, pictureCeiling: { decodeCeiling.pixels },
+                                 screen: { screen.current },
                                  isWarm: { tag.serial == nil },
                                  masters: .shared, warmMemory: warmMemory) { event in
             switch event {

@@ -12,14 +12,18 @@ public struct HLSChannelSource: ChannelSource {
     /// The rate sound is delivered at (the audio thread opens every device at it).
     public let sampleRate: Int
 
-    public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling()) {
+    /// The screen's size: no variant larger than what fills it is fetched.
+    public let screen: ScreenSize
+
+    public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling(), screen: ScreenSize = ScreenSize()) {
         self.sampleRate = sampleRate
         self.decodeCeiling = decodeCeiling
+        self.screen = screen
     }
 
     public func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
-                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, report: report)
+                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, screen: screen, report: report)
     }
 
     public var warmNeighbourBytes: Int { WarmTraffic.bytes }

@@ -18,8 +18,13 @@ public final class ScreenCompositor: Screen {
     private var pictureInBuffer = false
     private var videoChanged = true
 
-    public init(output: any FrameOutput) {
+    /// Told the screen's size at the start and at each modeset (`HLSChannelSource`'s `screen`).
+    private let size: ScreenSize?
+
+    public init(output: any FrameOutput, tellingSizeTo size: ScreenSize? = nil) {
         self.output = output
+        self.size = size
+        size?.set(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
         // Fonts, glyphs and panel shadows are made on first use: make them now,
         // not on the first key press.
@@ -62,6 +67,7 @@ public final class ScreenCompositor: Screen {
     /// The display was modeset to another size (a hotplug): picture and overlay at the new
     /// size, never a draw past the buffer.
     private func resize() {
+        size?.set(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
         pictureInBuffer = false
         videoChanged = true

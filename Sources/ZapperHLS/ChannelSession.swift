@@ -22,6 +22,7 @@ public final class ChannelSession: SegmentSource {
     private let bufferedSeconds: @Sendable () -> Double
     private let variantCap: @Sendable () -> Int?
     private let pictureCeiling: @Sendable () -> Int?
+    private let screen: @Sendable () -> HLSResolution?
     private let isWarm: @Sendable () -> Bool
     private let report: @Sendable (HLSEvent) -> Void
     private let masters: KnownMasters?
@@ -33,11 +34,12 @@ public final class ChannelSession: SegmentSource {
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     public let segments: AsyncStream<HLSSegmentDelivery>
 
-    /// `variantCap`, `pictureCeiling` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
+    /// `variantCap`, `pictureCeiling`, `screen` and `bufferedSeconds` steer an HLS stream (`HLSLiveSession`); `isWarm`
     /// tells a raw MPEG-TS stream to keep only its latest key frame on. With `masters`, a master
     /// playlist fetched lately for this URL and these headers is used without fetching it again.
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, pictureCeiling: @escaping @Sendable () -> Int? = { nil },
+                screen: @escaping @Sendable () -> HLSResolution? = { nil },
                 isWarm: @escaping @Sendable () -> Bool = { false },
                 masters: KnownMasters? = nil, warmMemory: WarmMemory = .shared, events: @escaping @Sendable (HLSEvent) -> Void) {
         self.url = url
@@ -47,6 +49,7 @@ public final class ChannelSession: SegmentSource {
         self.bufferedSeconds = bufferedSeconds
         self.variantCap = variantCap
         self.pictureCeiling = pictureCeiling
+        self.screen = screen
         self.isWarm = isWarm
         report = events
         (segments, continuation) = AsyncStream.makeStream(of: HLSSegmentDelivery.self)
@@ -120,7 +123,7 @@ public final class ChannelSession: SegmentSource {
     @discardableResult
     private func followHLS(first: (text: String, url: URL), remembered: Bool = false) async -> Bool {
         let session = HLSLiveSession(url: url, fetcher: fetcher, bufferedSeconds: bufferedSeconds, variantCap: variantCap,
-                                     pictureCeiling: pictureCeiling,
+                                     pictureCeiling: pictureCeiling, screen: screen,
                                      firstAnswer: first, firstAnswerRemembered: remembered, isWarm: isWarm,
                                      promotion: promotion, warmMemory: warmMemory, events: report)
         if let hasRoom = room.withLock({ $0 }) { session.waitsForRoom(hasRoom) }

@@ -25,6 +25,9 @@ public final class HLSLiveSession: Sendable {
     /// The fewest pixels this box decodes too slowly (nil: it keeps up with any): variants
     /// that large are not fetched (`VariantLadder.rank(fewerPixelsThan:)`).
     let pictureCeiling: @Sendable () -> Int?
+    /// The screen's size now (nil: unknown): variants larger than the smallest that fills it
+    /// are not fetched either (`VariantLadder.ceiling(forScreen:)`).
+    let screen: @Sendable () -> HLSResolution?
     /// The media sequence to start at (an audio rendition joining a playing
     /// picture); nil: HOLD-BACK behind the live edge, and `leadSegments` more.
     private let startSequence: Int64?
@@ -55,6 +58,7 @@ public final class HLSLiveSession: Sendable {
 
     public init(url: URL, fetcher: HTTPFetcher, bufferedSeconds: @escaping @Sendable () -> Double,
                 variantCap: @escaping @Sendable () -> Int? = { nil }, pictureCeiling: @escaping @Sendable () -> Int? = { nil },
+                screen: @escaping @Sendable () -> HLSResolution? = { nil },
                 startSequence: Int64? = nil, leadSegments: Int = 0,
                 masterVariables: HLSVariables? = nil, firstAnswer: (text: String, url: URL)? = nil,
                 firstAnswerRemembered: Bool = false, isWarm: @escaping @Sendable () -> Bool = { false },
@@ -70,6 +74,7 @@ public final class HLSLiveSession: Sendable {
         self.leadSegments = leadSegments
         self.variantCap = variantCap
         self.pictureCeiling = pictureCeiling
+        self.screen = screen
         self.fetcher = fetcher
         keys = SegmentKeys(fetcher: fetcher)
         initSections = InitSections(fetcher: fetcher, keys: keys)
@@ -108,6 +113,14 @@ public final class HLSLiveSession: Sendable {
         guard seconds > 0 else { return !Task.isCancelled }
         try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
         return !Task.isCancelled
+    }
+
+    /// The fewest pixels not fetched now: the box's decode ceiling or the screen's, the lower;
+    /// `screen` when the screen's is the one.
+    func ceiling(in ladder: VariantLadder) -> (pixels: Int?, screen: Bool) {
+        let decoded = pictureCeiling()
+        guard let shown = screen().flatMap({ ladder.ceiling(forScreen: $0) }), shown < decoded ?? .max else { return (decoded, false) }
+        return (shown, true)
     }
 
     private func run() async {
@@ -175,7 +188,7 @@ public final class HLSLiveSession: Sendable {
         var cues = CueMemory()
         var mediaLoaded = false
         if isWarm() {
-            let rungs = Self.warmRungs(variants: variants, ladder: ladder, lone: answered, ceiling: pictureCeiling())
+            let rungs = Self.warmRungs(variants: variants, ladder: ladder, lone: answered, ceiling: ceiling(in: ladder).pixels)
             switch await keepHeads(rungs: rungs, imports: imports, estimator: &estimator) {
             case .promoted(let next, let kept):
                 if !variants.isEmpty {
@@ -256,11 +269,13 @@ public final class HLSLiveSession: Sendable {
                     let wanted = chooser.next(current: rung, estimate: estimator.estimate, bufferedSeconds: bufferedSeconds())
                     var next = wanted
                     if let cap = variantCap() { next = chooser.capped(next, atRank: cap) }
-                    if let ceiling = pictureCeiling() { next = chooser.capped(next, atRank: ladder.rank(fewerPixelsThan: ceiling)) }
+                    let ceiling = ceiling(in: ladder)
+                    if let pixels = ceiling.pixels { next = chooser.capped(next, atRank: ladder.rank(fewerPixelsThan: pixels)) }
                     if next != rung {
                         let reason = ladder.bandwidths[next] > ladder.bandwidths[rung]
                             ? "measured \(Int((estimator.estimate ?? 0) / 1000)) kbit/s"
-                            : wanted == next ? "stepping down before a stall" : "this box decodes the pictures above too slowly"
+                            : wanted == next ? "stepping down before a stall"
+                            : ceiling.screen ? "the screen is smaller than the pictures above" : "this box decodes the pictures above too slowly"
                         rung = next
                         tried = 1
                         choose(working[rung], reason)

@@ -233,7 +233,9 @@ struct Zapper: ParsableCommand {
             // Logos are kept in the state directory too, for a box that starts offline.
             let logos: any ByteLoader = store.map { KeptByteLoader(HTTPByteLoader(), directory: $0.directory.appendingPathComponent("logos")) }
                 ?? HTTPByteLoader()
-            let ports = PlayerPorts(channels: HLSChannelSource(), screen: ScreenCompositor(output: output), logos: logos,
+            let screenSize = ScreenSize()
+            let ports = PlayerPorts(channels: HLSChannelSource(screen: screenSize), screen: ScreenCompositor(output: output, tellingSizeTo: screenSize),
+                                    logos: logos,
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
                                         sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,

@@ -65,6 +65,11 @@ public enum ClosedCaptionsReference: Sendable, Equatable {
 public struct HLSResolution: Sendable, Equatable {
     public var width: Int
     public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
 }
 
 /// EXT-X-MEDIA: an alternate rendition (audio language, subtitles, …).

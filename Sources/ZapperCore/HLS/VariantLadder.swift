@@ -10,6 +10,8 @@ public struct VariantLadder: Sendable, Equatable {
     public let bandwidths: [Int]
     /// Each rung's picture size in pixels (nil: no RESOLUTION, or one too large to count).
     public let pixels: [Int?]
+    /// Each rung's RESOLUTION, where its pixels count.
+    private let sizes: [HLSResolution?]
     private let rungOfVariant: [Int]
 
     public init(_ variants: [HLSVariant]) {
@@ -29,12 +31,13 @@ public struct VariantLadder: Sendable, Equatable {
         }
         self.rungs = rungs
         bandwidths = rungs.map { variants[$0[0]].bandwidth }
-        pixels = rungs.map { rung in
+        sizes = rungs.map { rung in
             variants[rung[0]].resolution.flatMap { size in
                 let product = size.width.multipliedReportingOverflow(by: size.height)
-                return product.overflow || size.width <= 0 || size.height <= 0 ? nil : product.partialValue
+                return product.overflow || size.width <= 0 || size.height <= 0 ? nil : size
             }
         }
+        pixels = sizes.map { $0.map { $0.width * $0.height } }
         self.rungOfVariant = rungOfVariant
     }
 
@@ -102,5 +105,21 @@ public struct VariantLadder: Sendable, Equatable {
     public func rank(fewerPixelsThan ceiling: Int) -> Int {
         let ascending = bandwidths.indices.sorted { bandwidths[$0] < bandwidths[$1] }
         return ascending.indices.last { rank in pixels[ascending[rank]].map { $0 < ceiling } ?? false } ?? 0
+    }
+
+    /// The fewest pixels not worth fetching for a `screen` that size: one more than the
+    /// smallest rung whose pictures fit it without being enlarged by more than 2 % (720p fills
+    /// a 1300x734 screen, not a 1366x768 one), whatever its bandwidth; the rungs above it
+    /// would cost bytes and decoding for a picture made smaller again. nil when no rung
+    /// says a size that large (any rung may be chosen), or for a screen with no pixels.
+    public func ceiling(forScreen screen: HLSResolution) -> Int? {
+        guard screen.width > 0, screen.height > 0 else { return nil }
+        let filling = sizes.compactMap { size -> Int? in
+            guard let size else { return nil }
+            // Fitted, the picture is enlarged by min(screen.width / width, screen.height / height).
+            let enlargement = min(Double(screen.width) / Double(size.width), Double(screen.height) / Double(size.height))
+            return enlargement <= 1.02 ? size.width * size.height : nil
+        }
+        return filling.min().map { $0 + 1 }
     }
 }

@@ -71,4 +71,39 @@ import Testing
         #expect(ladder.rank(fewerPixelsThan: 426 * 240) == 0, "the lowest plays whatever it costs")
         #expect(ladder.rank(fewerPixelsThan: Int.max) == 3)
     }
+
+    /// The smallest rung that fills the screen (fitted, enlarged by at most 2 %) is the largest
+    /// fetched: a 720p screen gains nothing from 1080p pictures but their cost.
+    @Test func theScreenCeilingIsOneAboveTheSmallestRungThatFillsIt() {
+        var unsized = Self.variant("a", 1_200_000)
+        unsized.resolution = nil
+        var huge = Self.variant("a", 9_000_000)
+        huge.resolution = HLSResolution(width: Int.max, height: 2)
+        let ladder = VariantLadder([Self.variant("a", 5_000_000, height: 1080), Self.variant("a", 400_000, height: 240),
+                                    unsized, Self.variant("a", 2_500_000, height: 720), huge])
+        func ceiling(_ width: Int, _ height: Int) -> Int? { ladder.ceiling(forScreen: HLSResolution(width: width, height: height)) }
+        #expect(ceiling(320, 180) == 426 * 240 + 1)
+        #expect(ceiling(426, 240) == 426 * 240 + 1)
+        #expect(ceiling(640, 360) == 1280 * 720 + 1, "240p would be enlarged half as much again")
+        #expect(ceiling(1280, 720) == 1280 * 720 + 1)
+        #expect(ceiling(1300, 734) == 1280 * 720 + 1, "enlarged by 1.6 %: near enough")
+        #expect(ceiling(1366, 768) == 1920 * 1080 + 1, "enlarged by 6.7 %: not")
+        #expect(ceiling(1024, 768) == 1280 * 720 + 1, "fitted to the width")
+        #expect(ceiling(1920, 1080) == 1920 * 1080 + 1)
+        #expect(ceiling(3840, 2160) == nil, "no rung fills a 4K screen: any may be chosen")
+        #expect(ceiling(0, 1080) == nil && ceiling(-1, -1) == nil)
+        // Ranks in bandwidth order: 240p 0, unsized 1, 720p 2, 1080p 3, huge 4.
+        #expect(ceiling(1280, 720).map { ladder.rank(fewerPixelsThan: $0) } == 2)
+        #expect(ceiling(320, 180).map { ladder.rank(fewerPixelsThan: $0) } == 0)
+        let unsizedOnly = VariantLadder([unsized, Self.variant("b", 2_000_000).with(resolution: nil)])
+        #expect(unsizedOnly.ceiling(forScreen: HLSResolution(width: 320, height: 180)) == nil, "nothing says its size: no ceiling")
+    }
+}
+
+private extension HLSVariant {
+    func with(resolution: HLSResolution?) -> HLSVariant {
+        var copy = self
+        copy.resolution = resolution
+        return copy
+    }
 }
