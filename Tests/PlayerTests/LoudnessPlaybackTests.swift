@@ -46,6 +46,8 @@ extension ZapperPlaybackTests {
         #expect(abs(heardQuiet - heardLoud) < 1, "channel 9 \(heardQuiet) LUFS, channel 2 \(heardLoud) LUFS; \(told)")
         // The target is before the volume: 80 of 100, on its squared curve, takes 3.9 dB more.
         let expected = -23 + 20 * log10(0.64)
-        #expect(abs(heardLoud - expected) < 1, "\(heardLoud) LUFS heard, \(expected) expected")
+        // Sound missing from the device (written late: a loaded machine) is silence in the WAV, heard as quieter.
+        let silent = loudPart.count { $0 == 0 }
+        #expect(abs(heardLoud - expected) < 1, "\(heardLoud) LUFS heard, \(expected) expected; \(silent) silent samples in the two seconds")
     }
 }

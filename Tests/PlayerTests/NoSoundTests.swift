@@ -26,7 +26,8 @@ extension ZapperPlaybackTests {
         let shown = run.named(.frame).compactMap { $0["t_ms"] as? Int }.filter { $0 >= first && $0 <= first + 6_000 }
         let gaps = zip(shown.dropFirst(), shown).map { $0 - $1 }
         #expect(shown.count >= 100, "\(shown.count) pictures in 6 s")
-        #expect((gaps.max() ?? .max) < 500, "a picture stayed \(gaps.max() ?? 0) ms")
+        let behind = run.stderr.split(separator: "\n").filter { $0.contains("fell behind") || $0.contains("too slowly") }
+        #expect((gaps.max() ?? .max) < 500, "a picture stayed \(gaps.max() ?? 0) ms; \(behind)")
         #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
         #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2])
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("one.png").path, 1))
