@@ -242,6 +242,7 @@ struct Zapper: ParsableCommand {
                                     tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics,
                                     phoneInvite: phoneInvite)
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
+            ArenaTrim.start(watching: player.log)
             fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
             var ended = start.state

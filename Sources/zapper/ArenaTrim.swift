@@ -1,0 +1,54 @@
+import CMalloc
+import Dispatch
+import Synchronization
+import ZapperCore
+import ZapperPlayer
+
+/// Gives the free pages inside glibc's arenas back to the system once a tune has settled, and
+/// once a minute while one plays.
+///
+/// Every channel change frees what the old channel's threads held (demuxers, decoders, HTTP
+/// buffers) across the arenas, and what the next one allocates does not fit the same holes:
+/// the arenas' free space grows, and stays resident. Measured on 2026-11-28 (release build,
+/// 1280x720, channel 1 for 10 s, a lap of the lineup, 150 random flips 200 ms apart, channel 1
+/// again for 10 s; `malloc_info` at both readings): the arenas held 2.7 MB free at the first
+/// reading and 13.5 MB at the second, and the RSS had grown by 12.5 MB. `malloc_trim` at the
+/// second took the RSS from 136.0 to 129.8 MB. `zapper-bench soak --flips 1000 --dwell 200
+/// --every 100` (one run each): after 1,000 changes +21.8 MB from the start without, +10.3 MB
+/// with. Playing 1080p, a trim every 10 s instead of 60 changed neither RSS nor CPU.
+final class ArenaTrim: Sendable {
+    /// Seconds after a channel's first picture: flipping on, nothing is trimmed.
+    static let settleSeconds = 5.0
+    /// Seconds between trims while nothing else happens.
+    static let periodSeconds = 60.0
+
+    private let queue = DispatchQueue(label: "zapper.arena-trim")
+    /// Counts first pictures: a trim waiting for an older one is left out.
+    private let tunes = Mutex(0)
+
+    /// Trims after each `first-frame` in `log`, and every `periodSeconds`.
+    static func start(watching log: EventLog) {
+        let trim = ArenaTrim()
+        log.observe { event, _ in
+            if event.name == .firstFrame { trim.settling() }
+        }
+        trim.periodically()
+    }
+
+    private func settling() {
+        let tune = tunes.withLock { count in
+            count += 1
+            return count
+        }
+        queue.asyncAfter(deadline: .now() + Self.settleSeconds) { [self] in
+            if tunes.withLock({ $0 }) == tune { _ = malloc_trim(0) }
+        }
+    }
+
+    private func periodically() {
+        queue.asyncAfter(deadline: .now() + Self.periodSeconds) { [self] in
+            _ = malloc_trim(0)
+            periodically()
+        }
+    }
+}
