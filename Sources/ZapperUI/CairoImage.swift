@@ -61,6 +61,21 @@ final class CairoImage {
         }
     }
 
+    /// This image, or a copy scaled down (aspect kept) so that neither side is longer than
+    /// `side` pixels; nil when the copy cannot be made.
+    func fitted(within side: Int) -> CairoImage? {
+        guard side > 0, width > side || height > side else { return self }
+        let scale = Double(side) / Double(max(width, height))
+        let fittedWidth = max(1, Int((Double(width) * scale).rounded()))
+        let fittedHeight = max(1, Int((Double(height) * scale).rounded()))
+        return CairoImage(width: fittedWidth, height: fittedHeight) { cr in
+            cairo_scale(cr, Double(fittedWidth) / Double(width), Double(fittedHeight) / Double(height))
+            cairo_set_source_surface(cr, surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+        }
+    }
+
     /// Whether a picture of this size may be decoded: each side and the product
     /// checked without overflow (a header may claim 0xFFFFFFFF x 0xFFFFFFFF).
     static func fits(width: Int, height: Int) -> Bool {

@@ -36,8 +36,8 @@ public final class OverlayRenderer {
     /// The guide is the bottom layer this frame: it covers every pixel, so nothing is cleared first.
     private var guideAtBottom = false
     private static let logoCacheLimit = 64
-    /// Decoded logos kept, in bytes of pixels (a lineup's logos may each be 2048x2048).
-    private static let logoCacheBytes = 64 << 20
+    /// Decoded logos kept, in bytes of pixels (each at most 360x360 on a 4K screen).
+    private static let logoCacheBytes = 16 << 20
 
     private struct DecodedLogo {
         let image: CairoImage?
@@ -210,11 +210,13 @@ public final class OverlayRenderer {
         return image.map { ($0, bounds.minX, bounds.minY) }
     }
 
-    /// The channel's decoded logo, decoded once per distinct PNG.
+    /// The channel's decoded logo, decoded once per distinct PNG and kept at most as large as
+    /// the largest box it is drawn in: a lineup's 2048x2048 logo is kept at 180x180 on a 1080p
+    /// screen, 1/130 of its pixels.
     private func logo(_ channel: ChannelIdentity) -> CairoImage? {
         guard let bytes = channel.logoPNG, !bytes.isEmpty else { return nil }
         if let known = logos[bytes] { return known.image }
-        let decoded = CairoImage(png: bytes)
+        let decoded = CairoImage(png: bytes)?.fitted(within: Int(layout.units(OverlayLayout.largestLogoSide).rounded(.up)))
         let size = decoded.map { $0.width * $0.height * 4 } ?? 0
         if logos.count >= Self.logoCacheLimit || logoBytes + size > Self.logoCacheBytes {
             logos.removeAll()
@@ -227,6 +229,9 @@ public final class OverlayRenderer {
 
     /// How many layer images are kept (for tests).
     var spriteCount: Int { sprites.count }
+
+    /// The pixels of the decoded logos kept (for tests).
+    var logoPixels: Int { logoBytes / 4 }
 
     // MARK: Reading the result
 

@@ -86,4 +86,21 @@ import ZapperCore
         renderer.render(layers)
         return renderer.image()
     }
+
+    /// A logo is kept no larger than the largest box it is drawn in (the card's, 180 units):
+    /// a 2048x2048 one as 180x180 at 1080p and 120x120 at 720p, and still drawn.
+    @Test(arguments: [[1920, 1080, 180], [1280, 720, 120]])
+    func aLargeLogoIsKeptAtTheSizeItIsDrawn(size: [Int]) throws {
+        let side = 2048
+        var pixels = [UInt8](repeating: 0, count: side * side * 4)
+        for pixel in stride(from: 0, to: pixels.count, by: 4) { (pixels[pixel + 2], pixels[pixel + 3]) = (0xC8, 0xFF) }
+        let red = ARGBImage(width: side, height: side, stride: side * 4, pixels: pixels)
+        let channel = ChannelIdentity(number: 5, name: "Big Logo", logoPNG: try #require(encodePNG(red)))
+        let renderer = OverlayRenderer(width: size[0], height: size[1])
+        renderer.render([.interstitial(InterstitialCard(channel: channel, status: .loading(spinnerPhase: 0)), appearance: 1)])
+        #expect(renderer.logoPixels == size[2] * size[2], "\(renderer.logoPixels) pixels kept")
+        let box = OverlayLayout(width: size[0], height: size[1]).card().logo
+        let centre = renderer.image().pixel(x: Int(box.midX), y: Int(box.midY))
+        #expect(centre == 0xFFC8_0000, "\(String(centre, radix: 16)) in the logo's box")
+    }
 }

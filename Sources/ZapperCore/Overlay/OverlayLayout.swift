@@ -78,6 +78,10 @@ public struct OverlayLayout: Sendable, Equatable {
         public var status: Rect
     }
 
+    /// The longest side of any box a logo is drawn in (the card's), in design units: a logo is
+    /// kept no larger than this (`units(largestLogoSide)` pixels).
+    public static let largestLogoSide = 180.0
+
     /// The card, centred in the lower third of the safe area.
     public func card(appearance: Double = 1) -> Card {
         let size = (width: 1040.0, height: 300.0)
@@ -85,7 +89,7 @@ public struct OverlayLayout: Sendable, Equatable {
                          y: safe.maxY - units(96 + size.height) + slide(appearance),
                          width: units(size.width), height: units(size.height))
         return Card(panel: panel, cornerRadius: units(30),
-                    logo: inside(panel, 40, 60, 180, 180),
+                    logo: inside(panel, 40, 60, Self.largestLogoSide, Self.largestLogoSide),
                     header: inside(panel, 260, 34, 640, 92),
                     divider: inside(panel, 260, 142, 740, 2),
                     rows: [inside(panel, 260, 164, 740, 46), inside(panel, 260, 218, 740, 46)],
