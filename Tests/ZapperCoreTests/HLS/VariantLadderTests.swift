@@ -56,14 +56,19 @@ import Testing
         #expect(VariantLadder([Self.variant("a", 800_000)]).standIns(for: 0).isEmpty)
     }
 
-    @Test func aPictureCeilingLeavesTheRungsBelowItsSize() {
-        // Listed out of bandwidth order, one rung without a RESOLUTION, one too large to count.
-        var unsized = Self.variant("a", 1_200_000)
+    /// 1080p, 240p, a rung without a RESOLUTION, 720p and one too large to count, listed out of
+    /// bandwidth order.
+    static let mixedLadder: VariantLadder = {
+        var unsized = variant("a", 1_200_000)
         unsized.resolution = nil
-        var huge = Self.variant("a", 9_000_000)
+        var huge = variant("a", 9_000_000)
         huge.resolution = HLSResolution(width: Int.max, height: 2)
-        let ladder = VariantLadder([Self.variant("a", 5_000_000, height: 1080), Self.variant("a", 400_000, height: 240),
-                                    unsized, Self.variant("a", 2_500_000, height: 720), huge])
+        return VariantLadder([variant("a", 5_000_000, height: 1080), variant("a", 400_000, height: 240),
+                              unsized, variant("a", 2_500_000, height: 720), huge])
+    }()
+
+    @Test func aPictureCeilingLeavesTheRungsBelowItsSize() {
+        let ladder = Self.mixedLadder
         #expect(ladder.pixels == [1920 * 1080, 426 * 240, nil, 1280 * 720, nil])
         // Ranks in bandwidth order: 240p 0, unsized 1, 720p 2, 1080p 3, huge 4.
         #expect(ladder.rank(fewerPixelsThan: 1920 * 1080) == 2)
@@ -75,12 +80,7 @@ import Testing
     /// The smallest rung that fills the screen (fitted, enlarged by at most 2 %) is the largest
     /// fetched: a 720p screen gains nothing from 1080p pictures but their cost.
     @Test func theScreenCeilingIsOneAboveTheSmallestRungThatFillsIt() {
-        var unsized = Self.variant("a", 1_200_000)
-        unsized.resolution = nil
-        var huge = Self.variant("a", 9_000_000)
-        huge.resolution = HLSResolution(width: Int.max, height: 2)
-        let ladder = VariantLadder([Self.variant("a", 5_000_000, height: 1080), Self.variant("a", 400_000, height: 240),
-                                    unsized, Self.variant("a", 2_500_000, height: 720), huge])
+        let ladder = Self.mixedLadder
         func ceiling(_ width: Int, _ height: Int) -> Int? { ladder.ceiling(forScreen: HLSResolution(width: width, height: height)) }
         #expect(ceiling(320, 180) == 426 * 240 + 1)
         #expect(ceiling(426, 240) == 426 * 240 + 1)
@@ -95,7 +95,7 @@ import Testing
         // Ranks in bandwidth order: 240p 0, unsized 1, 720p 2, 1080p 3, huge 4.
         #expect(ceiling(1280, 720).map { ladder.rank(fewerPixelsThan: $0) } == 2)
         #expect(ceiling(320, 180).map { ladder.rank(fewerPixelsThan: $0) } == 0)
-        let unsizedOnly = VariantLadder([unsized, Self.variant("b", 2_000_000).with(resolution: nil)])
+        let unsizedOnly = VariantLadder([Self.variant("a", 1_200_000).with(resolution: nil), Self.variant("b", 2_000_000).with(resolution: nil)])
         #expect(unsizedOnly.ceiling(forScreen: HLSResolution(width: 320, height: 180)) == nil, "nothing says its size: no ceiling")
     }
 }
