@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ZapperEngine
 
 /// The soak, short (`zapper-bench soak` is the long one): 300 changes — adjacent, typed numbers and
 /// KEY_LAST in turn, 100 ms apart — while channels 3 and 5 fail and recover on an origin of the test's
@@ -55,7 +56,7 @@ extension ZapperPlaybackTests {
         // give or take the HTTP pool's idle connections (at most 4 to the origin) and an idle Dispatch worker or two,
         // and the playing decoder's frame threads (one per processor and one more) when one thread was found too
         // slow meanwhile (a loaded machine; the log says so): decoders start on one thread.
-        let threaded = run.stderr.contains("frame threads take over") ? ProcessInfo.processInfo.activeProcessorCount + 1 : 0
+        let threaded = run.stderr.contains("frame threads take over") ? DecoderThreads.shared.frameThreads : 0
         #expect(after.descriptors <= baseline.descriptors + 4, "fds \(baseline.descriptors) → \(after.descriptors)")
         #expect(after.threads <= baseline.threads + 2 + threaded, "threads \(baseline.threads) → \(after.threads); \(threaded) frame threads")
     }
