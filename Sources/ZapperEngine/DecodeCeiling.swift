@@ -7,9 +7,10 @@ import ZapperMedia
 /// learnt from the playing channel's decoder: busy for most of the play time of two windows
 /// of pictures in a row (`DecodeLoad`), or fallen behind the clock twice with segments
 /// waiting (`CatchUp`: the box, not the network, was late; its other work, such as scaling
-/// the pictures to the screen, counts too). From then on no variant that large is fetched,
-/// on any channel (`HLSLiveSession`'s `pictureCeiling`), and what was fetched before is
-/// skipped (`CatchUp`). Without it a box too slow for a stream keeps falling
+/// the pictures to the screen, counts too). From then on, while the judgement holds
+/// (`SpeedVerdict`: 10 minutes, then longer each time it is made again), no variant that large
+/// is fetched, on any channel (`HLSLiveSession`'s `pictureCeiling`), and what was fetched
+/// before is skipped (`CatchUp`). Without it a box too slow for a stream keeps falling
 /// behind the clock: its sound, decoded late, is dropped as old.
 public final class DecodeCeiling: Sendable {
     /// The share of real time the decoding of a window may take before it is too slow.
@@ -17,23 +18,25 @@ public final class DecodeCeiling: Sendable {
     /// Windows in a row that must be too slow, and groups that must have fallen behind
     /// (one may be a moment's load).
     public let windows: Int
-    private let fewest = Mutex<Int?>(nil)
+    private let verdict: Mutex<SpeedVerdict>
+    private let now: @Sendable () -> Double
 
-    public init(busyShare: Double = 0.9, windows: Int = 2) {
+    /// `firstHold`: how long the first judgement holds (seconds on `now`, a monotonic clock).
+    public init(busyShare: Double = 0.9, windows: Int = 2, firstHold: Double = SpeedVerdict.firstHold,
+                now: @escaping @Sendable () -> Double = { SystemClock().monotonic }) {
         self.busyShare = busyShare
         self.windows = max(windows, 1)
+        verdict = Mutex(SpeedVerdict(firstHold: firstHold))
+        self.now = now
     }
 
-    /// The fewest pixels a picture had when its decoding was too slow; nil while none was.
-    public var pixels: Int? { fewest.withLock { $0 } }
+    /// The fewest pixels a picture had when its decoding was too slow, while that holds; nil otherwise.
+    public var pixels: Int? { verdict.withLock { $0.pixels(at: now()) } }
 
-    /// Pictures of `pixels` were decoded too slowly; true when that lowers the ceiling.
-    func tooSlow(pixels: Int) -> Bool {
-        fewest.withLock { fewest in
-            guard fewest.map({ pixels < $0 }) ?? true else { return false }
-            fewest = pixels
-            return true
-        }
+    /// Pictures of `pixels` were decoded too slowly: how long that now holds ("10 minutes")
+    /// when it lowers the ceiling, nil when it does not.
+    func tooSlow(pixels: Int) -> String? {
+        verdict.withLock { $0.tooSlow(pixels: pixels, at: now()) ? $0.holdInWords : nil }
     }
 }
 
@@ -82,7 +85,7 @@ extension ChannelPlayback {
     /// Pictures of `frame`'s size are decoded more slowly than they play while this channel
     /// plays (not while warm): the box's ceiling comes down to them, and the log says so.
     func lowerCeiling(_ frame: Frame) {
-        guard tag.serial != nil, decodeCeiling.tooSlow(pixels: frame.width * frame.height) else { return }
-        FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(frame.width)x\(frame.height) more slowly than it plays; variants that large are left out from now on\n".utf8))
+        guard tag.serial != nil, let hold = decodeCeiling.tooSlow(pixels: frame.width * frame.height) else { return }
+        FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(frame.width)x\(frame.height) more slowly than it plays; variants that large are left out for \(hold)\n".utf8))
     }
 }

@@ -4,10 +4,12 @@ import ZapperCore
 import ZapperMedia
 
 /// How many threads a video decoder gets in this process: one, until one is found too
-/// slow on this box (`DecodeLoad`); from then on, pictures that large and larger are
-/// decoded with FFmpeg's frame threads from the start, on every channel. A box's
-/// processor does not change while it runs. One thread found far too slow (frame threads
-/// would not keep up either) also brings the box's `DecodeCeiling` down at once.
+/// slow on this box (`DecodeLoad`); from then on, while that judgement holds (`SpeedVerdict`:
+/// 10 minutes, then longer each time it is made again; one made while the box was busy with
+/// something else must not cost it the frame threads' memory for months), pictures that large
+/// and larger are decoded with FFmpeg's frame threads from the start, on every channel.
+/// One thread found far too slow (frame threads would not keep up either) also brings the
+/// box's `DecodeCeiling` down at once.
 ///
 /// On in the product since a group that falls 0.5 s behind is given up (`CatchUp`) and warm
 /// neighbours play behind the live edge: before, on a box too slow for a stream (the appliance
@@ -25,26 +27,33 @@ public final class DecoderThreads: Sendable {
     /// test's QEMU guest) kept less of its sound with two than with three: not taken.
     public let frameThreads: Int
     /// The fewest pixels a picture had when one thread was too slow for it.
-    private let tooSlowFrom = Mutex<Int?>(nil)
+    private let tooSlowFrom: Mutex<SpeedVerdict>
+    private let now: @Sendable () -> Double
 
+    /// `firstHold`: how long the first judgement holds (seconds on `now`, a monotonic clock).
     public init(busyShare: Double = 0.5, oneThreadFirst: Bool = true,
-                processors: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                processors: Int = ProcessInfo.processInfo.activeProcessorCount,
+                firstHold: Double = SpeedVerdict.firstHold, now: @escaping @Sendable () -> Double = { SystemClock().monotonic }) {
         self.busyShare = busyShare
         self.oneThreadFirst = oneThreadFirst
         frameThreads = max(1, processors) + 1
+        tooSlowFrom = Mutex(SpeedVerdict(firstHold: firstHold))
+        self.now = now
     }
 
     /// 1, or `frameThreads` for pictures one thread was too slow for.
     public func threads(forPixels pixels: Int) -> Int {
         guard oneThreadFirst else { return frameThreads }
-        return tooSlowFrom.withLock { from in from.map { pixels >= $0 } ?? false } ? frameThreads : 1
+        return (threadedFrom.map { pixels >= $0 } ?? false) ? frameThreads : 1
     }
 
-    /// The fewest pixels one thread was found too slow for; nil while it never was.
-    public var threadedFrom: Int? { tooSlowFrom.withLock { $0 } }
+    /// The fewest pixels one thread was found too slow for, while that holds; nil otherwise.
+    public var threadedFrom: Int? { tooSlowFrom.withLock { $0.pixels(at: now()) } }
 
-    func tooSlow(pixels: Int) {
-        tooSlowFrom.withLock { $0 = min($0 ?? pixels, pixels) }
+    /// One thread was too slow for pictures of `pixels`: how long that now holds ("10 minutes")
+    /// when it is news, nil when a judgement as low already holds.
+    func tooSlow(pixels: Int) -> String? {
+        tooSlowFrom.withLock { $0.tooSlow(pixels: pixels, at: now()) ? $0.holdInWords : nil }
     }
 }
 
@@ -87,10 +96,8 @@ extension ChannelPlayback {
 
     private func wantThreads(width: Int, height: Int, watch: inout DecoderWatch) {
         watch.wantsThreads = true
-        let pixels = width * height
-        if decoderThreads.threadedFrom.map({ pixels < $0 }) ?? true {
-            FileHandle.standardError.write(Data("zapper: channel \(channel.number): one thread decodes \(width)x\(height) too slowly here; frame threads take over at the next key frame\n".utf8))
+        if let hold = decoderThreads.tooSlow(pixels: width * height) {
+            FileHandle.standardError.write(Data("zapper: channel \(channel.number): one thread decodes \(width)x\(height) too slowly here; frame threads take over at the next key frame, for \(hold)\n".utf8))
         }
-        decoderThreads.tooSlow(pixels: pixels)
     }
 }

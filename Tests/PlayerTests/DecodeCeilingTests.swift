@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import ZapperCore
@@ -24,6 +25,25 @@ struct DecodeCeilingTests {
         try await playUntilSmaller(ceiling: ceiling, threads: DecoderThreads(busyShare: 0)) { width, height, ceiling in
             width * height < ceiling || height == 240
         }
+    }
+
+    /// A judgement made in a busy moment (the box's start) does not hold for months: the
+    /// ceiling and the frame threads lapse after 10 minutes, and a judgement made again holds
+    /// for 20.
+    @Test func theJudgementsLapse() {
+        let clock = Mutex(1_000.0)
+        let ceiling = DecodeCeiling(now: { clock.withLock { $0 } })
+        let threads = DecoderThreads(now: { clock.withLock { $0 } })
+        #expect(ceiling.tooSlow(pixels: 1280 * 720) == "10 minutes")
+        #expect(ceiling.tooSlow(pixels: 1280 * 720) == nil, "no news")
+        #expect(threads.tooSlow(pixels: 1280 * 720) == "10 minutes")
+        #expect(ceiling.pixels == 1280 * 720 && threads.threads(forPixels: 1920 * 1080) == threads.frameThreads)
+        clock.withLock { $0 += 599 }
+        #expect(ceiling.pixels == 1280 * 720 && threads.threads(forPixels: 1280 * 720) == threads.frameThreads)
+        clock.withLock { $0 += 1 }
+        #expect(ceiling.pixels == nil && threads.threads(forPixels: 1920 * 1080) == 1)
+        #expect(ceiling.tooSlow(pixels: 1920 * 1080) == "20 minutes")
+        #expect(threads.tooSlow(pixels: 1920 * 1080) == "20 minutes")
     }
 
     /// Plays channel 1 until a second of pictures after the judgement all are `settled` (given
