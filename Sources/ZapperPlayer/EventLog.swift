@@ -4,22 +4,30 @@ import Synchronization
 import ZapperCore
 
 /// The event log (`--events`, listed in the README): JSON lines with milliseconds since start,
-/// written to `--events FILE` as they happen; the newest are kept in memory
-/// for `wait-event` (a box runs for months: not all of them).
+/// written to `--events FILE` as they happen; while a script runs, the newest are kept in
+/// memory for its `wait-event` (a box runs for months: not all of them; and none at all when
+/// no script runs, about six a channel change otherwise).
 public final class EventLog: Sendable {
     /// The clock's monotonic seconds when the log began.
     private let start: Double
     private let clock: any PlayerClock
     /// The events kept, and how many came before the first of them.
     private let state = Mutex<(kept: [Event], dropped: Int)>(([], 0))
-    static let kept = 4096
+    /// How many of the newest events are kept at least (twice as many at most); 0: none.
+    private let keeping: Int
+    /// A script's `wait-event` looks among the events since its last wait, once each turn of
+    /// the frame loop: a few at a time. (4096 were kept once: about 1 MB of a soak's growth.)
+    public static let kept = 512
     private let file: FileHandle?
     /// Called with each event as it is emitted, on the emitting thread (metrics, MQTT):
     /// each must only take note and return, never block.
     private let observers = Mutex<[@Sendable (PlayerEvent, Event) -> Void]>([])
 
-    public init(path: String?, clock: any PlayerClock = SystemClock()) throws {
+    /// `keeping`: how many of the newest events `first(_:after:)` must find (a script's
+    /// `wait-event`); 0 when nothing waits for one.
+    public init(path: String?, keeping: Int = EventLog.kept, clock: any PlayerClock = SystemClock()) throws {
         self.clock = clock
+        self.keeping = max(keeping, 0)
         start = clock.monotonic
         if let path {
             guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
@@ -45,10 +53,14 @@ public final class EventLog: Sendable {
         let event = Event(milliseconds: now, name: playerEvent.name.rawValue, fields: playerEvent.fields)
         if let line = playerEvent.line { Player.say(line) }
         state.withLock { log in
+            guard keeping > 0 else {
+                log.dropped += 1
+                return
+            }
             log.kept.append(event)
-            if log.kept.count > 2 * Self.kept {
-                log.kept.removeFirst(Self.kept)
-                log.dropped += Self.kept
+            if log.kept.count > 2 * keeping {
+                log.kept.removeFirst(keeping)
+                log.dropped += keeping
             }
         }
         file?.write(Data((event.jsonLine + "\n").utf8))
@@ -61,7 +73,7 @@ public final class EventLog: Sendable {
         observers.withLock { $0.append(observer) }
     }
 
-    /// The newest events (at least the last 4096).
+    /// The newest events (at least the last `keeping`).
     public var events: [Event] { state.withLock { $0.kept } }
 
     /// How many events there have been: a mark for `first(_:after:)`.

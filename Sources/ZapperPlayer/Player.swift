@@ -166,7 +166,7 @@ public final class Player {
         self.options = options
         self.ports = ports
         clock = ports.clock
-        log = try EventLog(path: options.eventsPath, clock: ports.clock)
+        log = try EventLog(path: options.eventsPath, keeping: options.script.isEmpty ? 0 : EventLog.kept, clock: ports.clock)
         screen = ports.screen
         logos = LogoStore(loader: ports.logos)
         lineupFromCopy = options.lineupFromCopy
