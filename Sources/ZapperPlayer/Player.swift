@@ -14,6 +14,9 @@ public final class Player {
         public var openSound: (@Sendable () throws -> any PCMSink)?
         public var eventsPath: String?
         public var script: [ScriptLine] = []
+        /// The newest events kept in memory (`EventLog`) for what waits for them in-process;
+        /// nil: `EventLog.kept` while a script runs, none otherwise.
+        public var keptEvents: Int?
         public var keymap = Keymap.defaults
         /// Diagnostics: a `frame` event per presented picture (its timeline time,
         /// the audio clock at that moment, and its mean brightness).
@@ -166,7 +169,7 @@ public final class Player {
         self.options = options
         self.ports = ports
         clock = ports.clock
-        log = try EventLog(path: options.eventsPath, keeping: options.script.isEmpty ? 0 : EventLog.kept, clock: ports.clock)
+        log = try EventLog(path: options.eventsPath, keeping: options.keptEvents ?? (options.script.isEmpty ? 0 : EventLog.kept), clock: ports.clock)
         screen = ports.screen
         logos = LogoStore(loader: ports.logos)
         lineupFromCopy = options.lineupFromCopy

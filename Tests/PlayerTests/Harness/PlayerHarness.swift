@@ -40,6 +40,8 @@ final class PlayerHarness {
         // The scripted channels' sound is checked sample for sample: levelled only where a test asks.
         options.config.loudness.enabled = false
         options.openSound = sound ? { @Sendable () throws -> any PCMSink in sink } : nil
+        // The harness looks back over every event of the run (`events(_:)`), by position.
+        options.keptEvents = 1 << 16
         configure(&options)
         let ports = PlayerPorts(channels: source, screen: ScreenCompositor(output: display), logos: NoLogos(), guide: guide,
                                 verifyPIN: { pin, hash in pin == hash }, stateStore: states, clock: clock, audioThread: false, tvPower: tvPower,
