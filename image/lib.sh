@@ -84,15 +84,17 @@ image_accel() {
     local log status=1 pid i
     if [[ -r /dev/kvm && -w /dev/kvm && -f $out/vmlinuz ]]; then
         log=$(mktemp)
-        (qemu-system-x86_64 -accel kvm -cpu host -machine pc -nodefaults -display none -serial file:"$log" \
-            -kernel "$out/vmlinuz" -append "console=ttyS0 earlyprintk=ttyS0" </dev/null >/dev/null 2>&1; true) 2>/dev/null &
+        # QEMU itself in the background, not a subshell around it: killing a subshell left the
+        # probe's QEMU running (six of them, a core and a half, by the end of one test run).
+        qemu-system-x86_64 -accel kvm -cpu host -machine pc -nodefaults -display none -serial file:"$log" \
+            -kernel "$out/vmlinuz" -append "console=ttyS0 earlyprintk=ttyS0" </dev/null >/dev/null 2>&1 &
         pid=$!
         for ((i = 0; i < 25; i++)); do
             grep -q "Linux version" "$log" 2>/dev/null && { status=0; break; }
             kill -0 $pid 2>/dev/null || break
             sleep 0.2
         done
-        kill $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"
+        kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; rm -f "$log"
     fi
     if ((status == 0)); then echo kvm; else echo tcg,thread=multi; fi
 }
