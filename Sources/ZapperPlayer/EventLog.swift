@@ -16,7 +16,7 @@ public final class EventLog: Sendable {
     /// How many of the newest events are kept at least (twice as many at most); 0: none.
     private let keeping: Int
     /// A script's `wait-event` looks among the events since its last wait, once each turn of
-    /// the frame loop: a few at a time. (4096 were kept once: about 1 MB of a soak's growth.)
+    /// the frame loop: a few at a time. (4,096 to 8,192 were kept before, with or without a script.)
     public static let kept = 512
     private let file: FileHandle?
     /// Called with each event as it is emitted, on the emitting thread (metrics, MQTT):

@@ -16,7 +16,7 @@ public struct SpeedVerdict: Sendable, Equatable {
     private var fewest: Int?
     /// When it lapses (seconds on the caller's clock).
     private var until = 0.0
-    /// How long the next judgement made after a lapse holds.
+    /// How long the judgement last made holds (one made again after a lapse: twice this).
     public private(set) var hold: Double
     private var lapsed = false
 
