@@ -15,8 +15,8 @@ import Foundation
 /// +10.0 after 1,000, one arena +4.3 and +6.2; playing 1080p, CPU and RSS the same. But the
 /// fresh-clone CI's appliance test with one arena failed two of its start-up checks in the
 /// QEMU guest (READY=1 6.5 s after a restart, against 5; no picture at a check after the
-/// last power cut), where every lock costs more; not known yet to be the arena's doing, one
-/// arena was not kept. `MALLOC_ARENA_MAX` in the environment still wins, for measuring.
+/// last power cut). Not known to be the arena's doing (that run also had six stray QEMUs of
+/// the test's KVM probe running beside it), one arena was not kept. `MALLOC_ARENA_MAX` in the environment still wins, for measuring.
 ///
 /// Large blocks get pages of their own from 128 KiB up, always. glibc starts there but raises
 /// the threshold each time such a block is freed, up to 32 MiB: decoded pictures, a warm
