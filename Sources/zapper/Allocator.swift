@@ -9,14 +9,12 @@ import Foundation
 /// Measured with `zapper-bench soak --flips 3000 --dwell 200 --every 500` (release build,
 /// one run each, `MALLOC_ARENA_MAX` set for the run): RSS after 1,000 changes 204 MB by
 /// default, 164 MB with four arenas, 156 MB with two; growth from 500 to 2,500 changes
-/// 6.8, 1.0 and 3.2 MB per 1,000 changes. Four it is. One arena did better in the soak since
-/// the arenas are trimmed (`ArenaTrim`; `zapper-bench soak --flips 1000 --dwell 200 --every
-/// 100`, release build, one run each, 2026-11-28): four arenas +11.0 MB after 100 changes and
-/// +10.0 after 1,000, one arena +4.3 and +6.2; playing 1080p, CPU and RSS the same. But the
-/// fresh-clone CI's appliance test with one arena failed two of its start-up checks in the
-/// QEMU guest (READY=1 6.5 s after a restart, against 5; no picture at a check after the
-/// last power cut). Not known to be the arena's doing (that run also had six stray QEMUs of
-/// the test's KVM probe running beside it), one arena was not kept. `MALLOC_ARENA_MAX` in the environment still wins, for measuring.
+/// 6.8, 1.0 and 3.2 MB per 1,000 changes. Four it was. Since the arenas are trimmed
+/// (`ArenaTrim`) one does better (`zapper-bench soak --flips 1000 --dwell 200 --every 100`,
+/// release build, one run each, 2026-11-28): four arenas +11.0 MB after 100 changes and +10.0
+/// after 1,000, one arena +4.3 and +6.2; playing 1080p, CPU and RSS the same. The appliance
+/// test in QEMU passed with one (READY=1 3.3 and 3.2 s after a kill, as with four). One it is.
+/// `MALLOC_ARENA_MAX` in the environment still wins, for measuring.
 ///
 /// Large blocks get pages of their own from 128 KiB up, always. glibc starts there but raises
 /// the threshold each time such a block is freed, up to 32 MiB: decoded pictures, a warm
@@ -27,7 +25,7 @@ import Foundation
 /// at 256 KiB; glibc's own statistics showed 21.5 MB free inside the arenas before, under 4
 /// after. The CPU over those runs stayed within their spread.
 enum Allocator {
-    static let arenas: Int32 = 4
+    static let arenas: Int32 = 1
     static let mmapThreshold: Int32 = 128 << 10
 
     static func configure() {
