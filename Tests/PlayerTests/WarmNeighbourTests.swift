@@ -7,8 +7,8 @@ import ZapperMedia
 @testable import ZapperEngine
 
 /// A warm neighbour, on the real origin: it learns its codec parameters before it is ever
-/// promoted, keeps nothing but the head of a segment (the one before its newest; its first picture decoded, not
-/// queued), and at its promotion shows that picture at once and plays on from it.
+/// promoted, keeps nothing but the head of a segment (the one before its newest; its first
+/// picture decoded, not queued), and at its promotion shows that picture at once and plays on.
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {
     /// Channel `number` of the shared origin, started as a warm neighbour that has measured 20 Mbit/s.
