@@ -77,15 +77,15 @@ extension ChannelPlayback {
         if watch.slowWindows >= decodeCeiling.windows || watch.lateGroups >= decodeCeiling.windows {
             watch.slowWindows = 0
             watch.lateGroups = 0
-            lowerCeiling(frame)
+            lowerCeiling(width: frame.width, height: frame.height)
         }
         watches[stream] = watch
     }
 
-    /// Pictures of `frame`'s size are decoded more slowly than they play while this channel
+    /// Pictures of `width`x`height` are decoded more slowly than they play while this channel
     /// plays (not while warm): the box's ceiling comes down to them, and the log says so.
-    func lowerCeiling(_ frame: Frame) {
-        guard tag.serial != nil, let hold = decodeCeiling.tooSlow(pixels: frame.width * frame.height) else { return }
-        FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(frame.width)x\(frame.height) more slowly than it plays; variants that large are left out for \(hold)\n".utf8))
+    func lowerCeiling(width: Int, height: Int) {
+        guard tag.serial != nil, let hold = decodeCeiling.tooSlow(pixels: width * height) else { return }
+        FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(width)x\(height) more slowly than it plays; variants that large are left out for \(hold)\n".utf8))
     }
 }

@@ -79,20 +79,32 @@ extension ChannelPlayback {
         watch.seen = decoder.busySeconds
         if !watch.wantsThreads, let share = watch.load.closes(afterRecording: busy, time: time), share > decoderThreads.busyShare {
             wantThreads(width: frame.width, height: frame.height, watch: &watch)
-            if share / Double(decoderThreads.frameThreads) > decodeCeiling.busyShare { lowerCeiling(frame) }
+            if share / Double(decoderThreads.frameThreads) > decodeCeiling.busyShare { lowerCeiling(width: frame.width, height: frame.height) }
         }
         watches[stream] = watch
     }
 
     /// A group of pictures skipped because a one-thread decoder fell behind the clock while
     /// segments waited (the box, not the network, was late): frame threads from the next
-    /// key frame, as if a window had been too slow.
+    /// key frame, as if a window had been too slow. A box far too slow for the stream falls
+    /// behind before a window closes (at a third of real time, 0.5 s behind comes after about
+    /// eight pictures of the window's 60), so the pictures decoded so far are judged as a
+    /// closed window would be, the box's ceiling included.
     func fellBehind(stream: Int32, decoder: Decoder?, parameters: CodecParameters, watches: inout [Int32: DecoderWatch]) {
         guard let decoder, decoder.kind == .video, decoder.threads == 1 else { return }
         var watch = watches[stream] ?? DecoderWatch(load: DecodeLoad(busyShare: decoderThreads.busyShare))
-        if !watch.wantsThreads { wantThreads(width: parameters.width, height: parameters.height, watch: &watch) }
+        if !watch.wantsThreads {
+            wantThreads(width: parameters.width, height: parameters.height, watch: &watch)
+            if let share = watch.load.openShare(atLeast: Self.fewestJudged),
+               share / Double(decoderThreads.frameThreads) > decodeCeiling.busyShare {
+                lowerCeiling(width: parameters.width, height: parameters.height)
+            }
+        }
         watches[stream] = watch
     }
+
+    /// The fewest pictures a window still open must hold to be judged when its decoder fell behind.
+    static let fewestJudged = 5
 
     private func wantThreads(width: Int, height: Int, watch: inout DecoderWatch) {
         watch.wantsThreads = true

@@ -37,11 +37,18 @@ public struct DecodeLoad: Sendable {
         last = time
         busy += seconds
         count += 1
-        guard count >= window, let first else { return nil }
-        let span = (time - first) * Double(count) / Double(count - 1)  // the last picture's own time too
-        let share = span > 0 ? busy / span : 0
+        guard count >= window, let share = openShare(atLeast: window) else { return nil }
         reset()
         return share
+    }
+
+    /// The share of its play time the window still open has spent decoding, once it holds
+    /// `atLeast` pictures (at least 2); nil before. For a decoder that fell behind the clock
+    /// before its window closed: how far behind it was is in the pictures it did decode.
+    public func openShare(atLeast: Int) -> Double? {
+        guard count >= max(atLeast, 2), let first, let last else { return nil }
+        let span = (last - first) * Double(count) / Double(count - 1)  // the last picture's own time too
+        return span > 0 ? busy / span : 0
     }
 
     private mutating func reset() {

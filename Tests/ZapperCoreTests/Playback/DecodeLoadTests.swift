@@ -44,4 +44,19 @@ struct DecodeLoadTests {
         #expect(shares.map { $0 == nil } == [true, true, false, true, true, false])
         #expect(abs((shares[2] ?? 0) - 0.6) < 0.02 && abs((shares[5] ?? 0) - 1.2) < 0.02, "\(shares)")
     }
+
+    /// A decoder that fell behind before its window closed: the pictures it did decode tell how slow it was.
+    @Test func anOpenWindowTellsItsShareSoFar() throws {
+        var load = DecodeLoad(window: 60, busyShare: 0.5)
+        #expect(load.openShare(atLeast: 1) == nil, "no pictures")
+        _ = load.record(busy: 0.1, time: 1)
+        #expect(load.openShare(atLeast: 1) == nil, "one picture spans no time")
+        for index in 1..<6 { _ = load.record(busy: 0.1, time: 1 + Double(index) / 30) }
+        #expect(load.openShare(atLeast: 7) == nil, "fewer pictures than asked")
+        let share = try #require(load.openShare(atLeast: 6))
+        #expect(abs(share - 3) < 0.05, "0.1 s for each 1/30 s: \(share)")
+        #expect(load.openShare(atLeast: 6) == share, "asking leaves the window as it is")
+        _ = load.record(busy: 0.1, time: 5)
+        #expect(load.openShare(atLeast: 2) == nil, "a jump starts the window again")
+    }
 }
