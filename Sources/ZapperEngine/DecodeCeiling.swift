@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ZapperCore
 import ZapperMedia
 
@@ -18,26 +17,21 @@ public final class DecodeCeiling: Sendable {
     /// Windows in a row that must be too slow, and groups that must have fallen behind
     /// (one may be a moment's load).
     public let windows: Int
-    private let verdict: Mutex<SpeedVerdict>
-    private let now: @Sendable () -> Double
+    /// The judgement (`tooSlow(width:height:)`: how long it now holds when it lowers the ceiling).
+    let judgement: SpeedJudgement
 
     /// `firstHold`: how long the first judgement holds (seconds on `now`, a monotonic clock).
     public init(busyShare: Double = 0.9, windows: Int = 2, firstHold: Double = SpeedVerdict.firstHold,
                 now: @escaping @Sendable () -> Double = { SystemClock().monotonic }) {
         self.busyShare = busyShare
         self.windows = max(windows, 1)
-        verdict = Mutex(SpeedVerdict(firstHold: firstHold))
-        self.now = now
+        judgement = SpeedJudgement(firstHold: firstHold, now: now) { size, held in
+            FileHandle.standardError.write(Data("zapper: variants as large as \(size) are fetched again: the judgement that this box decodes them too slowly lapsed after \(held)\n".utf8))
+        }
     }
 
     /// The fewest pixels a picture had when its decoding was too slow, while that holds; nil otherwise.
-    public var pixels: Int? { verdict.withLock { $0.pixels(at: now()) } }
-
-    /// Pictures of `pixels` were decoded too slowly: how long that now holds ("10 minutes")
-    /// when it lowers the ceiling, nil when it does not.
-    func tooSlow(pixels: Int) -> String? {
-        verdict.withLock { $0.tooSlow(pixels: pixels, at: now()) ? $0.holdInWords : nil }
-    }
+    public var pixels: Int? { judgement.pixels }
 }
 
 /// A threaded video decoder's load while its channel plays, for the ceiling.
@@ -85,7 +79,7 @@ extension ChannelPlayback {
     /// Pictures of `width`x`height` are decoded more slowly than they play while this channel
     /// plays (not while warm): the box's ceiling comes down to them, and the log says so.
     func lowerCeiling(width: Int, height: Int) {
-        guard tag.serial != nil, let hold = decodeCeiling.tooSlow(pixels: width * height) else { return }
+        guard tag.serial != nil, let hold = decodeCeiling.judgement.tooSlow(width: width, height: height) else { return }
         FileHandle.standardError.write(Data("zapper: channel \(channel.number): this box decodes \(width)x\(height) more slowly than it plays; variants that large are left out for \(hold)\n".utf8))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import ZapperCore
 import ZapperMedia
 
@@ -26,9 +25,9 @@ public final class DecoderThreads: Sendable {
     /// development machine for the same CPU, but a box too slow for the stream (the appliance
     /// test's QEMU guest) kept less of its sound with two than with three: not taken.
     public let frameThreads: Int
-    /// The fewest pixels a picture had when one thread was too slow for it.
-    private let tooSlowFrom: Mutex<SpeedVerdict>
-    private let now: @Sendable () -> Double
+    /// The fewest pixels a picture had when one thread was too slow for it (`tooSlow(width:height:)`:
+    /// how long that now holds when it is news).
+    let judgement: SpeedJudgement
 
     /// `firstHold`: how long the first judgement holds (seconds on `now`, a monotonic clock).
     public init(busyShare: Double = 0.5, oneThreadFirst: Bool = true,
@@ -37,8 +36,9 @@ public final class DecoderThreads: Sendable {
         self.busyShare = busyShare
         self.oneThreadFirst = oneThreadFirst
         frameThreads = max(1, processors) + 1
-        tooSlowFrom = Mutex(SpeedVerdict(firstHold: firstHold))
-        self.now = now
+        judgement = SpeedJudgement(firstHold: firstHold, now: now) { size, held in
+            FileHandle.standardError.write(Data("zapper: one thread decodes \(size) again: the judgement that it was too slow lapsed after \(held)\n".utf8))
+        }
     }
 
     /// 1, or `frameThreads` for pictures one thread was too slow for.
@@ -48,13 +48,7 @@ public final class DecoderThreads: Sendable {
     }
 
     /// The fewest pixels one thread was found too slow for, while that holds; nil otherwise.
-    public var threadedFrom: Int? { tooSlowFrom.withLock { $0.pixels(at: now()) } }
-
-    /// One thread was too slow for pictures of `pixels`: how long that now holds ("10 minutes")
-    /// when it is news, nil when a judgement as low already holds.
-    func tooSlow(pixels: Int) -> String? {
-        tooSlowFrom.withLock { $0.tooSlow(pixels: pixels, at: now()) ? $0.holdInWords : nil }
-    }
+    public var threadedFrom: Int? { judgement.pixels }
 }
 
 /// A one-thread video decoder's load as its pictures come out.
@@ -108,7 +102,7 @@ extension ChannelPlayback {
 
     private func wantThreads(width: Int, height: Int, watch: inout DecoderWatch) {
         watch.wantsThreads = true
-        if let hold = decoderThreads.tooSlow(pixels: width * height) {
+        if let hold = decoderThreads.judgement.tooSlow(width: width, height: height) {
             FileHandle.standardError.write(Data("zapper: channel \(channel.number): one thread decodes \(width)x\(height) too slowly here; frame threads take over at the next key frame, for \(hold)\n".utf8))
         }
     }

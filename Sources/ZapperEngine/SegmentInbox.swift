@@ -70,7 +70,7 @@ final class SegmentInbox: @unchecked Sendable {
         }
         while !stopped && isWarm() {
             if let newest = ready() { return newest }
-            condition.wait(until: Date().addingTimeInterval(0.1))
+            _ = condition.wait(until: Date().addingTimeInterval(0.1))
         }
         return nil
     }

@@ -3,7 +3,7 @@ import ZapperFuzzTargets
 
 // libFuzzer's entry point (the product is built with `--sanitize=fuzzer`, which
 // links libFuzzer's own main). The target is named by $ZAPPER_FUZZ_TARGET.
-nonisolated(unsafe) let selected: FuzzTarget = {
+let selected: FuzzTarget = {
     let name = ProcessInfo.processInfo.environment["ZAPPER_FUZZ_TARGET"] ?? ""
     guard let target = FuzzTarget(rawValue: name) else {
         let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: ", ")

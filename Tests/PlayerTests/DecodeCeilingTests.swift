@@ -34,16 +34,16 @@ struct DecodeCeilingTests {
         let clock = Mutex(1_000.0)
         let ceiling = DecodeCeiling(now: { clock.withLock { $0 } })
         let threads = DecoderThreads(now: { clock.withLock { $0 } })
-        #expect(ceiling.tooSlow(pixels: 1280 * 720) == "10 minutes")
-        #expect(ceiling.tooSlow(pixels: 1280 * 720) == nil, "no news")
-        #expect(threads.tooSlow(pixels: 1280 * 720) == "10 minutes")
+        #expect(ceiling.judgement.tooSlow(width: 1280, height: 720) == "10 minutes")
+        #expect(ceiling.judgement.tooSlow(width: 1280, height: 720) == nil, "no news")
+        #expect(threads.judgement.tooSlow(width: 1280, height: 720) == "10 minutes")
         #expect(ceiling.pixels == 1280 * 720 && threads.threads(forPixels: 1920 * 1080) == threads.frameThreads)
         clock.withLock { $0 += 599 }
         #expect(ceiling.pixels == 1280 * 720 && threads.threads(forPixels: 1280 * 720) == threads.frameThreads)
         clock.withLock { $0 += 1 }
         #expect(ceiling.pixels == nil && threads.threads(forPixels: 1920 * 1080) == 1)
-        #expect(ceiling.tooSlow(pixels: 1920 * 1080) == "20 minutes")
-        #expect(threads.tooSlow(pixels: 1920 * 1080) == "20 minutes")
+        #expect(ceiling.judgement.tooSlow(width: 1920, height: 1080) == "20 minutes")
+        #expect(threads.judgement.tooSlow(width: 1920, height: 1080) == "20 minutes")
     }
 
     /// Plays channel 1 until a second of pictures after the judgement all are `settled` (given

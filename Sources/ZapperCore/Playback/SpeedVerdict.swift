@@ -24,6 +24,9 @@ public struct SpeedVerdict: Sendable, Equatable {
         hold = max(firstHold, 1)
     }
 
+    /// Whether a judgement is held that `pixels(at:)` has not yet found lapsed.
+    public var holds: Bool { fewest != nil }
+
     /// The fewest pixels found too slow, while that judgement holds at `now`; nil otherwise.
     public mutating func pixels(at now: Double) -> Int? {
         if fewest != nil, !(now < until) {
