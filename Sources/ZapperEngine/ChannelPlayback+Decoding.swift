@@ -97,7 +97,9 @@ extension ChannelPlayback {
                             : catchUp.picture(at: time, heard: samples.heard)
                         if late {
                             // Later segments waiting: the decoder was behind, not the network.
-                            if inbox.seconds > 0 {
+                            let waiting = inbox.seconds > 0
+                            skippedGroups.skipped(segmentsWaiting: waiting)
+                            if waiting {
                                 behindWithSegmentsWaiting += 1
                                 fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
                             }
