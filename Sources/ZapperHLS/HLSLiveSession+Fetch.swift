@@ -48,7 +48,7 @@ extension HLSLiveSession {
             queue.finish()
             let seconds = Self.now() - started
             estimator.add(bytes: bytes, seconds: seconds)
-            if isWarm() { WarmTraffic.add(bytes) } else { warmMemory.measured(estimator.estimate) }
+            if isWarm() { WarmTraffic.add(bytes) } else { warmMemory.measured(bytes: bytes, seconds: seconds) }
             report(.segmentFetched(sequence: segment.sequence, bytes: bytes, seconds: seconds, variant: variant))
             return .whole
         } catch {

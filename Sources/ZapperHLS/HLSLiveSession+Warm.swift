@@ -228,7 +228,7 @@ extension HLSLiveSession {
             kept.queue.finish()
             let seconds = Self.now() - started
             estimator.add(bytes: bytes, seconds: seconds)
-            warmMemory.measured(estimator.estimate)
+            warmMemory.measured(bytes: bytes, seconds: seconds)
             report(.segmentFetched(sequence: segment.sequence, bytes: kept.bytes + bytes, seconds: seconds, variant: kept.rung.variant))
         } catch {
             // What arrived is still decoded.

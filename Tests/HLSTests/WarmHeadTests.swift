@@ -21,7 +21,7 @@ struct WarmHeadTests {
         let consumer: Task<Void, Never>
 
         init(_ url: URL) {
-            memory.measured(20_000_000)
+            memory.assume(20_000_000)
             let (warm, recorder) = (warm, recorder)
             // As a warm playback's: the lowest variant at most while warm (when heads cannot be kept).
             session = HLSLiveSession(url: url, fetcher: .shared, bufferedSeconds: { 10 },

@@ -18,7 +18,7 @@ struct WarmNeighbourTests {
                                     url: URL(string: "http://127.0.0.1:\(origin.port)/ch/\(number)/master.m3u8")!, line: 1)
         let cache = ParametersCache()
         let memory = WarmMemory()
-        memory.measured(20_000_000)
+        memory.assume(20_000_000)
         let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory,
                                     screen: screen) { _, _ in }
         warm.start()

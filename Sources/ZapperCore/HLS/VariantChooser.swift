@@ -20,9 +20,15 @@ public struct BandwidthEstimator: Sendable, Equatable {
         return min(fast, slow)
     }
 
+    /// Takes `rate` (bits per second) as if it had been measured all along (a line's known speed).
+    public mutating func assume(_ rate: Double) {
+        guard rate.isFinite, rate > 0 else { return }
+        (fast, slow) = (rate, rate)
+    }
+
     /// Adds a download of `bytes` that took `seconds` (weighted by its duration).
     public mutating func add(bytes: Int, seconds: Double) {
-        guard bytes > 0 else { return }
+        guard bytes > 0, seconds.isFinite else { return }
         let duration = max(seconds, 0.001)
         let rate = Double(bytes) * 8 / duration
         func blend(_ old: Double?, halfLife: Double) -> Double {
