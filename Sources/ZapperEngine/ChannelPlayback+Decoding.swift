@@ -97,9 +97,7 @@ extension ChannelPlayback {
                             : catchUp.picture(at: time, heard: samples.heard)
                         if late {
                             // Later segments waiting: the decoder was behind, not the network.
-                            let waiting = inbox.seconds > 0
-                            skippedGroups.skipped(segmentsWaiting: waiting)
-                            if waiting {
+                            if inbox.seconds > 0 {
                                 behindWithSegmentsWaiting += 1
                                 fellBehind(stream: parameters.streamID, decoder: decoders[parameters.streamID], parameters: parameters, watches: &watches)
                             }

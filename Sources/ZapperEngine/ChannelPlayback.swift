@@ -27,8 +27,6 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// Health as the viewer sees it: segments count up as they arrive; a failure
     /// marks how many had arrived, and a picture from a later one ends it.
     public let failures = FailureMark()
-    /// Groups of pictures skipped behind the clock, by cause.
-    public let skippedGroups = SkippedGroups()
     /// Decoded pictures waiting for their time, and decoded sound waiting for the output.
     let pictures: PictureQueue
     let samples: SampleQueue

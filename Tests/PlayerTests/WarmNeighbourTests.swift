@@ -12,15 +12,14 @@ import ZapperMedia
 @Suite(.timeLimit(.minutes(5)))
 struct WarmNeighbourTests {
     /// Channel `number` of the shared origin, started as a warm neighbour that has measured 20 Mbit/s.
-    static func warmNeighbour(_ number: Int, screen: ScreenSize = ScreenSize()) throws -> (ChannelPlayback, LineupChannel, ParametersCache) {
+    static func warmNeighbour(_ number: Int) throws -> (ChannelPlayback, LineupChannel, ParametersCache) {
         let origin = try OriginProcess.shared.get()
         let channel = LineupChannel(number: number, name: "Channel \(number)",
                                     url: URL(string: "http://127.0.0.1:\(origin.port)/ch/\(number)/master.m3u8")!, line: 1)
         let cache = ParametersCache()
         let memory = WarmMemory()
         memory.assume(20_000_000)
-        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory,
-                                    screen: screen) { _, _ in }
+        let warm = ChannelPlayback(channel: channel, serial: nil, sampleRate: 48_000, parametersCache: cache, warmMemory: memory) { _, _ in }
         warm.start()
         return (warm, channel, cache)
     }
@@ -72,47 +71,6 @@ struct WarmNeighbourTests {
         let steps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.005 }, "picture steps \(steps)")
         #expect(heard, "no sound in the first 1.5 s")
-    }
-
-    /// Promoted, a warm neighbour plays one segment behind the live edge: at the edge each
-    /// later segment came as its sound began, its key frame a little behind what is heard,
-    /// and every group was skipped (the channel showed no picture at all). Played on a
-    /// real-time clock for 7 s, no group is skipped for a segment that came late, and pictures
-    /// go on across the next two segments. On a machine too busy to decode in real time
-    /// (the suite runs 48 tests at once) groups may be skipped for the decoder, with later
-    /// segments waiting: that is the box's speed, which this test does not judge.
-    @Test func aPromotedNeighbourPlaysOnAcrossItsNextSegments() async throws {
-        let screen = ScreenSize()
-        screen.set(width: 1280, height: 720)  // a box's: no 1080p to decode
-        let (warm, channel, cache) = try Self.warmNeighbour(4, screen: screen)
-        defer { warm.stop() }
-        let deadline = Date().addingTimeInterval(20)
-        while cache.get(4, variant: 1, source: channel.url.absoluteString) == nil, Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        try await Task.sleep(for: .milliseconds(300))  // its first picture decoded
-        warm.promote(serial: 1)
-        var first: Double?
-        var begun = Date()
-        var times: [Double] = []
-        while Date().timeIntervalSince(begun) < 7, Date() < deadline.addingTimeInterval(10) {
-            let clock = first.map { $0 + Date().timeIntervalSince(begun) }
-            if let picture = warm.picture(at: clock) {
-                if first == nil { (first, begun) = (picture.time, Date()) }
-                times.append(picture.time)
-            }
-            if let clock { _ = warm.takeAudio(frames: 480, from: clock) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        let start = try #require(first, "no first picture")
-        #expect(warm.skippedGroups.network == 0, "groups skipped with no later segment waiting: \(warm.skippedGroups.network)")
-        // Each of the next two groups (a key frame every 2 s) shows pictures, unless it was
-        // skipped for the decoder.
-        let empty = [2.0, 4.0].filter { group in
-            !times.contains { $0 - start > group + 0.05 && $0 - start < group + 1.95 }
-        }
-        #expect(empty.count <= warm.skippedGroups.decoder,
-                "no picture in the group from \(empty) s after the first; \(warm.skippedGroups.decoder) skipped for the decoder")
     }
 }
 
