@@ -19,19 +19,15 @@ extension ChannelPlayback {
         var jumpsTold = 0
         var skippedPicture: Int64?
         let resampler = AudioResampler(outputRate: sampleRate)
-        // The first picture of the head a warm neighbour kept, decoded while warm: shown as
-        // soon as its segment is opened at the promotion (the decoder's own copy of it, which
-        // comes only once frames after it are in, is skipped).
-        var preview = prepareWhileWarm()
+        learnWhileWarm()
         while let entry = inbox.next() {
             let (delivery, segment) = (entry.delivery, entry.index)
-            if let early = preview, early.sequence != delivery.sequence { preview = nil }
-            // A head that came too late to be decoded while warm is decoded so now.
-            if preview == nil, delivery.keptHead { preview = firstPicture(of: delivery) }
+            // The key frame of the head a warm neighbour kept, decoded alone: shown before the
+            // demuxer opens (it may wait for the bytes after the head); the decoder's own copy,
+            // which comes only once the frames after it are in, is skipped.
+            let preview = delivery.keptHead ? firstPicture(of: delivery) : nil
             let spliced = timeline.beginSegment(discontinuity: delivery.discontinuitySequence, stream: delivery.isStream)
             if let early = preview {
-                // On screen before the demuxer opens (it may wait for bytes that follow the head).
-                preview = nil
                 if let seconds = early.frame.pts.flatMap({ StreamTime.seconds($0, numerator: early.timeBase.numerator, denominator: early.timeBase.denominator) }) {
                     if timeline.anchor(firstTime: seconds) {
                         trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)

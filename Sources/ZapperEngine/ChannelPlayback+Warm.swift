@@ -5,9 +5,8 @@ import ZapperMedia
 
 /// What the decode thread of a warm neighbour does before its promotion.
 extension ChannelPlayback {
-    /// The first picture of a kept segment head, decoded while warm.
+    /// The first picture of a kept segment head, decoded at the promotion.
     struct WarmPreview {
-        let sequence: Int64
         let frame: Frame
         /// The video stream's ID.
         let stream: Int32
@@ -16,31 +15,26 @@ extension ChannelPlayback {
 
     /// Until the promotion (or the stop): learns the codec parameters of each variant it keeps
     /// that has none yet, from a copy of its newest whole segment or head (demuxing only), so the
-    /// promotion opens without probing (which would wait for bytes that come only then); and
-    /// decodes the first picture of each newest head (`keptHead`), a key frame: a decoder that
-    /// reorders pictures gives it out only once the pictures after it are in, which come only
-    /// after the promotion. Returns the newest such picture. Gives up learning quietly after three
-    /// failures: promotion probes then.
-    func prepareWhileWarm() -> WarmPreview? {
+    /// promotion opens without probing (which would wait for bytes that come only then). Gives up
+    /// quietly after three failures: promotion probes then.
+    ///
+    /// The kept head's key frame is decoded at the promotion, not here: a neighbour keeps a new
+    /// head every segment, and decoding each (a 1080p key frame is a fifth of its segment's
+    /// bytes) cost a box playing 1080p more CPU than its compositor's sound and overlay together,
+    /// for a picture seen only if that neighbour is the next channel flipped to.
+    func learnWhileWarm() {
         let source = channel.url.absoluteString
         var handled: Int64 = .min
         var failures = 0
-        var preview: WarmPreview?
         while failures < 3, let newest = inbox.newestWhole(where: { $0.sequence > handled }) {
             handled = newest.sequence
-            var cached = parametersCache.get(channel.number, variant: newest.variant, source: source)
-            if cached == nil {
-                if let demuxer = try? Demuxer(queue: newest.bytes.snapshot(), container: newest.container), demuxer.probed {
-                    parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant, source: source)
-                    cached = demuxer.parameters
-                } else {
-                    failures += 1
-                }
+            guard parametersCache.get(channel.number, variant: newest.variant, source: source) == nil else { continue }
+            if let demuxer = try? Demuxer(queue: newest.bytes.snapshot(), container: newest.container), demuxer.probed {
+                parametersCache.set(demuxer.parameters, for: channel.number, variant: newest.variant, source: source)
+            } else {
+                failures += 1
             }
-            guard newest.keptHead, cached != nil else { continue }
-            preview = firstPicture(of: newest)
         }
-        return preview
     }
 
     /// The first video picture of a head: its first video packet decoded alone, the decoder
@@ -59,7 +53,7 @@ extension ChannelPlayback {
             try decoder.send(packet)
             try decoder.send(nil)
             guard let frame = try decoder.receive() else { return nil }
-            return WarmPreview(sequence: head.sequence, frame: frame, stream: parameters.streamID,
+            return WarmPreview(frame: frame, stream: parameters.streamID,
                                timeBase: demuxer.timeBase(stream: packet.streamIndex))
         }
         return nil

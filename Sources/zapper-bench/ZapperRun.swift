@@ -62,7 +62,7 @@ struct ZapperRun {
         } else {
             notes.append("zapper: did NOT reach \(setup.target.resolution) within \(Int(setup.settle)) s of its first frame on this machine; the row measures what it played.")
         }
-        notes.append("zapper: as built it also keeps the channels either side warm (their live playlists followed, the head of each new segment fetched with a Range request up to its first key frame, that picture decoded once, within 500 kbit/s each); that work is in its row.")
+        notes.append("zapper: as built it also keeps the channels either side warm (their live playlists followed, the head of each new segment fetched with a Range request up to its first key frame, within 500 kbit/s each; the key frame is decoded only at a flip to it); that work is in its row.")
         if !watch.failures.isEmpty {
             notes.append("zapper: \(watch.failures.count) load-failed event(s): \(watch.failures.prefix(3).joined(separator: "; "))")
         }
