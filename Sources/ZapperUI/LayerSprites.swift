@@ -54,6 +54,12 @@ final class LayerSprites {
     /// Forgets every image (nothing is on the overlay: their memory goes back).
     func removeAll() { entries.removeAll() }
 
+    /// Forgets the images of every layer but `shown` (the overlay at rest: the cards and
+    /// banners of channels shown before go back; one shown again is drawn again).
+    func keepOnly(_ shown: [OverlayLayer]) {
+        entries.removeAll { entry in !shown.contains(entry.still) }
+    }
+
     /// How many images are kept (for tests).
     var count: Int { entries.count }
 }

@@ -107,6 +107,9 @@ public final class OverlayRenderer {
         for layer in layers {
             draw(layer, with: painter)
         }
+        // At rest (every layer fully shown) only the images of what is on screen are kept: a
+        // box left on one channel holds no cards or banners of the channels it showed before.
+        if layers.allSatisfy({ $0.appearance >= 1 }) { sprites.keepOnly(layers.compactMap(LayerSprites.still)) }
         cairo_surface_flush(surface)
         dirtyRegions = layout.regions(of: layers)
         dirty = layout.bounds(of: layers)

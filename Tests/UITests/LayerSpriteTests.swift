@@ -50,12 +50,18 @@ import ZapperCore
         }
         #expect(sliding.count == 6 && turning.count == 12, "every frame moved the card or turned its spinner")
         #expect(renderer.spriteCount == 1)
-        // Another channel's card is another picture; few are kept.
+        // Another channel's card is another picture; few are kept while the cards move, and at
+        // rest only the one on screen.
         for number in 1...20 {
             let card = InterstitialCard(channel: ChannelIdentity(number: number, name: "Channel \(number)"))
-            renderer.render([.interstitial(card, appearance: 1)])
+            renderer.render([.interstitial(card, appearance: 0.5)])
         }
         #expect(renderer.spriteCount == 8)
+        let resting = InterstitialCard(channel: ChannelIdentity(number: 20, name: "Channel 20"))
+        renderer.render([.interstitial(resting, appearance: 1), .logoBug(Fixtures.nova, appearance: 0.9)])
+        #expect(renderer.spriteCount == 8, "a layer still fading in keeps the others")
+        renderer.render([.interstitial(resting, appearance: 1), .logoBug(Fixtures.nova, appearance: 1)])
+        #expect(renderer.spriteCount == 2)
     }
 
     /// Once nothing is on the overlay its images are let go and its pixels are transparent
