@@ -18,6 +18,9 @@ enum ProcFS {
         /// Resident set size now (VmRSS) and its high-water mark (VmHWM), in bytes.
         var resident: Int
         var peak: Int
+        /// VmRSS split: anonymous pages (RssAnon) and file-backed or shared ones (RssFile + RssShmem).
+        var anonymous = 0
+        var fileBacked = 0
     }
 
     static func stat(_ pid: pid_t) -> Stat? {
@@ -35,14 +38,30 @@ enum ProcFS {
 
     static func memory(_ pid: pid_t) -> Memory? {
         guard let text = read("/proc/\(pid)/status") else { return nil }
-        var resident: Int?
-        var peak: Int?
+        var fields: [Substring: Int] = [:]
         for line in text.split(separator: "\n") {
-            if line.hasPrefix("VmRSS:") { resident = kilobytes(line) }
-            if line.hasPrefix("VmHWM:") { peak = kilobytes(line) }
+            guard let colon = line.firstIndex(of: ":"), line.hasPrefix("Vm") || line.hasPrefix("Rss") else { continue }
+            fields[line[..<colon]] = kilobytes(line)
         }
-        // A zombie has neither line: it holds no memory any more.
-        return Memory(resident: (resident ?? 0) * 1024, peak: (peak ?? 0) * 1024)
+        // A zombie has none of these lines: it holds no memory any more.
+        func bytes(_ name: Substring) -> Int { (fields[name] ?? 0) * 1024 }
+        return Memory(resident: bytes("VmRSS"), peak: bytes("VmHWM"), anonymous: bytes("RssAnon"),
+                      fileBacked: bytes("RssFile") + bytes("RssShmem"))
+    }
+
+    /// The resident bytes of the main heap (the `[heap]` mapping of /proc/PID/smaps: glibc's
+    /// main arena), or nil when there is none.
+    static func heapResident(_ pid: pid_t) -> Int? {
+        guard let text = read("/proc/\(pid)/smaps") else { return nil }
+        var inHeap = false
+        for line in text.split(separator: "\n") {
+            if line.first?.isHexDigit == true && line.contains("-") && line.split(separator: " ").count >= 5 {
+                inHeap = line.hasSuffix("[heap]")
+            } else if inHeap, line.hasPrefix("Rss:") {
+                return kilobytes(line).map { $0 * 1024 }
+            }
+        }
+        return nil
     }
 
     /// The process and all its descendants alive now.

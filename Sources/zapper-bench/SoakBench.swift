@@ -5,8 +5,9 @@ import Foundation
 /// adjacent, by number and back (`KEY_LAST`) `--flips` times, while the origin's
 /// faults are switched on and off at random on the other channels. At the start and
 /// every `--every` flips it goes back to the first channel and plays it for `--settle`
-/// ms with no fault anywhere, then takes a snapshot: its resident memory, open file
-/// descriptors, threads and event counts are read then, so that each reading is of the
+/// ms with no fault anywhere, then takes a snapshot: its resident memory (the median of five
+/// readings over the next 2.5 s), open file descriptors, threads and event counts are read
+/// then, so that each reading is of the
 /// same thing (a reading in the middle of the flips swings by 20 MB with what the moment
 /// holds) and a leak shows as a difference from the start. It reports; the 300-flip test
 /// asserts.
@@ -32,6 +33,10 @@ struct SoakBench: ParsableCommand {
 
     @OptionGroup var inputs: BenchInputs
 
+    /// Readings taken at each checkpoint (the RSS at rest still moves by a megabyte with the
+    /// segments in flight): their median is the row.
+    static let samples = 5
+
     static let faults = ["segment-404", "playlist-5xx", "delay=1500", "truncate=0.5", "reset=0.3", "outage", "stall",
                          "bandwidth=200000"]
 
@@ -55,7 +60,7 @@ struct SoakBench: ParsableCommand {
         let (child, eventsURL) = try scriptedZapper(name: "zapper-soak", tools: tools, directory: directory, lineup: lineup,
                                                     script: script(numbers: numbers, directory: directory, random: &random),
                                                     arguments: ["--channel", String(numbers[0]), "--size", "1280x720"])
-        Progress.say("zapper: \(flips) changes, \(dwell) ms apart, faults on and off, a reading every \(every) after \(settle) ms on channel \(numbers[0]) (about \((flips * dwell + (flips / every + 1) * (settle + 3000)) / 60_000) min)")
+        Progress.say("zapper: \(flips) changes, \(dwell) ms apart, faults on and off, a reading every \(every) after \(settle) ms on channel \(numbers[0]) (about \((flips * dwell + (flips / every + 1) * (settle + 5000)) / 60_000) min)")
         try child.run()
         defer { child.stop() }
         var rows: [SoakRow] = []
@@ -74,9 +79,15 @@ struct SoakBench: ParsableCommand {
                 faulted = nil
             }
             if counts.byName[.snapshot, default: 0] > rows.count {
-                // The snapshot's own buffers are let go as soon as it is written.
-                Thread.sleep(forTimeInterval: 0.3)
-                if let row = SoakRow(pid: child.pid, flips: rows.count * every, counts: counts) {
+                // The snapshot's own buffers are let go as soon as it is written. Then the median
+                // of `samples` readings half a second apart, while the channel keeps playing.
+                var readings: [SoakRow] = []
+                for _ in 0..<Self.samples {
+                    Thread.sleep(forTimeInterval: 0.3)
+                    readings += SoakRow(pid: child.pid, flips: rows.count * every, counts: counts).map { [$0] } ?? []
+                    Thread.sleep(forTimeInterval: 0.2)
+                }
+                if let row = SoakRow.median(of: readings) {
                     Progress.say(row.line)
                     rows.append(row)
                 }
@@ -117,7 +128,7 @@ struct SoakBench: ParsableCommand {
             // The second channel first, so that typing the first is always a change (the marker).
             let back = checkpoints == 0 ? [] : typed(numbers[1]) + ["wait 1000"] + typed(numbers[0])
             checkpoints += 1
-            return back + ["wait \(settle)", "snapshot \(directory.appendingPathComponent("settled-\(checkpoints).png").path)", "wait 1000"]
+            return back + ["wait \(settle)", "snapshot \(directory.appendingPathComponent("settled-\(checkpoints).png").path)", "wait 3000"]
         }
         var lines = ["wait-event first-frame 30000"] + checkpoint()
         for index in 0..<flips {

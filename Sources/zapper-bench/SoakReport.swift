@@ -34,6 +34,10 @@ struct EventCounts {
 struct SoakRow {
     var flips: Int
     var residentMB: Double
+    /// The RSS split: glibc's main heap, the other anonymous pages, and file-backed pages (code, fonts).
+    var heapMB: Double
+    var otherAnonymousMB: Double
+    var fileMB: Double
     var descriptors: Int
     var threads: Int
     var counts: EventCounts
@@ -44,23 +48,45 @@ struct SoakRow {
               let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         self.flips = flips
         residentMB = Double(memory.resident) / 1_048_576
+        let heap = ProcFS.heapResident(pid) ?? 0
+        heapMB = Double(heap) / 1_048_576
+        otherAnonymousMB = Double(memory.anonymous - heap) / 1_048_576
+        fileMB = Double(memory.fileBacked) / 1_048_576
         self.descriptors = descriptors.count
         self.threads = threads.count
         self.counts = counts
     }
 
+    /// Each figure the median of `readings` (taken one after another at one checkpoint).
+    static func median(of readings: [SoakRow]) -> SoakRow? {
+        guard var row = readings.first else { return nil }
+        func middle<T: Comparable>(_ value: (SoakRow) -> T) -> T { readings.map(value).sorted()[readings.count / 2] }
+        row.residentMB = middle(\.residentMB)
+        row.heapMB = middle(\.heapMB)
+        row.otherAnonymousMB = middle(\.otherAnonymousMB)
+        row.fileMB = middle(\.fileMB)
+        row.descriptors = middle(\.descriptors)
+        row.threads = middle(\.threads)
+        return row
+    }
+
     var line: String {
-        "after \(flips) changes: RSS \(String(format: "%.1f", residentMB)) MB, \(descriptors) fds, \(threads) threads, "
+        "after \(flips) changes: RSS \(String(format: "%.1f", residentMB)) MB (\(split)), \(descriptors) fds, \(threads) threads, "
             + EventCounts.shown.map { "\($0.rawValue) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
     }
 
+    /// "heap 40.1, anon 50.2, file 25.3" (MB).
+    var split: String {
+        String(format: "heap %.1f, anon %.1f, file %.1f", heapMB, otherAnonymousMB, fileMB)
+    }
+
     static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int, settle: Int) -> String {
-        var lines = ["| changes | RSS MB | from the start | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
-                     "|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
+        var lines = ["| changes | RSS MB | from the start | heap, other anon, file MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
+                     "|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
         let start = rows.first
         for row in rows {
             lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(String(format: "%+.1f", row.residentMB - (start?.residentMB ?? 0))) | "
-                         + "\(row.descriptors) | \(row.threads) | "
+                         + String(format: "%.1f, %.1f, %.1f", row.heapMB, row.otherAnonymousMB, row.fileMB) + " | \(row.descriptors) | \(row.threads) | "
                          + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
         }
         lines.append("")
@@ -69,7 +95,7 @@ struct SoakRow {
             lines.append(String(format: "RSS after %d changes: %+.1f MB from the start, at most %+.1f at any reading (goal: within 2); fds %+d, threads %+d",
                                 last.flips, last.residentMB - start.residentMB, worst, last.descriptors - start.descriptors, last.threads - start.threads))
         }
-        lines.append("Each reading: channel 1 (the first) typed again and played \(settle) ms with no fault, then read. zapper ended with \(reason) "
+        lines.append("Each reading: channel 1 (the first) typed again and played \(settle) ms with no fault, then read (RSS: the median of \(SoakBench.samples) readings over the next 2.5 s). zapper ended with \(reason) "
                      + "after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one other channel at a time, on and off at random).")
         return lines.joined(separator: "\n")
     }
