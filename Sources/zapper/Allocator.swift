@@ -32,10 +32,11 @@ import Foundation
 /// pages resident after the trim. `zapper-bench soak --flips 1000 --dwell 200 --every 100`
 /// (release builds, 2026-11-29, one run each; main heap at the start → at the readings, RSS
 /// after 1,000 changes): 128 KiB always 9.0 → 12.2-14.2 MB, +2.7 MB; 32 KiB always 5.7 → 6.5-6.9,
-/// +0.8; 32 KiB changing and 64 KiB at rest 5.1 → 6.5-7.1, +1.6 (`heaptrack`: the live data grew
-/// 0.4 MB). 32 KiB always cost playing 1080p 1 to 3 points of a core (`zapper-bench playback
-/// --only zapper --seconds 30`, five pairs of runs); 64 KiB against 128 KiB, three pairs:
-/// 30.3, 33.8 and 29.5 % against 29.9, 32.1 and 31.2 %, RSS 138 against 139 MB.
+/// +0.8; 32 KiB changing and 64 KiB at rest 5.1 → 6.5-7.1, +1.6, and again 5.9 → 7.6-8.1, +2.1
+/// (`heaptrack`: the live data grew 0.4 MB). 32 KiB always cost playing 1080p 0.6 to 3.5 points
+/// of a core (`zapper-bench playback --only zapper --seconds 30`, five pairs of runs); 64 KiB
+/// against 128 KiB, three pairs: 30.3, 33.8 and 29.5 % against 29.9, 32.1 and 31.2 %, RSS 138
+/// against 139 MB.
 enum Allocator {
     static let arenas: Int32 = 1
     /// Blocks from this size up get pages of their own at rest,

@@ -42,20 +42,23 @@ final class ArenaTrim: Sendable {
         trim.periodically()
     }
 
+    /// The threshold is set under the lock, so a settling trim never undoes a newer change's.
     @discardableResult
     private func changing() -> Int {
-        Allocator.changing()
-        return changes.withLock { count in
+        changes.withLock { count in
             count += 1
+            Allocator.changing()
             return count
         }
     }
 
     private func settling(change: Int) {
         queue.asyncAfter(deadline: .now() + Self.settleSeconds) { [self] in
-            guard changes.withLock({ $0 }) == change else { return }
-            _ = malloc_trim(0)
-            Allocator.atRest()
+            let settled = changes.withLock { count in
+                if count == change { Allocator.atRest() }
+                return count == change
+            }
+            if settled { _ = malloc_trim(0) }
         }
     }
 
