@@ -18,7 +18,7 @@ import ZapperPlayer
 /// with. Playing 1080p, a trim every 10 s instead of 60 changed neither RSS nor CPU.
 ///
 /// Each tune also sets the allocator for a channel change (`Allocator.changing()`) until the
-/// trim after its first picture, or the next minute's trim when none came.
+/// trim after its first picture, or the first minute's trim with no change since the one before.
 final class ArenaTrim: Sendable {
     /// Seconds after a channel's first picture: flipping on, nothing is trimmed.
     static let settleSeconds = 5.0
@@ -39,7 +39,7 @@ final class ArenaTrim: Sendable {
             default: break
             }
         }
-        trim.periodically()
+        trim.periodically(seen: 0)
     }
 
     /// The threshold is set under the lock, so a settling trim never undoes a newer change's.
@@ -62,11 +62,16 @@ final class ArenaTrim: Sendable {
         }
     }
 
-    private func periodically() {
+    /// Trims every minute; sets the allocator back to rest only when no tune or first picture
+    /// came since the previous tick (`seen`), so a tick in the middle of flipping undoes nothing.
+    private func periodically(seen: Int) {
         queue.asyncAfter(deadline: .now() + Self.periodSeconds) { [self] in
             _ = malloc_trim(0)
-            Allocator.atRest()
-            periodically()
+            let now = changes.withLock { count in
+                if count == seen { Allocator.atRest() }
+                return count
+            }
+            periodically(seen: now)
         }
     }
 }
