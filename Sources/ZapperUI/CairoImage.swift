@@ -165,12 +165,24 @@ public func encodePNG(_ image: ARGBImage) -> [UInt8]? {
           image.stride == Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(image.width))),
           image.pixels.count >= image.stride * image.height else { return nil }
     var copy = image.pixels
-    var output: [UInt8] = []
-    let status = copy.withUnsafeMutableBufferPointer { buffer -> cairo_status_t in
+    return copy.withUnsafeMutableBufferPointer { buffer in
         let surface = cairo_image_surface_create_for_data(buffer.baseAddress, CAIRO_FORMAT_ARGB32,
                                                           Int32(image.width), Int32(image.height), Int32(image.stride))
         defer { cairo_surface_destroy(surface) }
-        return withUnsafeMutablePointer(to: &output) { sink in
+        return CairoImage.pngBytes(of: surface)
+    }
+}
+
+extension CairoImage {
+    /// The image encoded as PNG bytes (with alpha); nil if Cairo refuses it.
+    func pngBytes() -> [UInt8]? {
+        cairo_surface_flush(surface)
+        return Self.pngBytes(of: surface)
+    }
+
+    fileprivate static func pngBytes(of surface: OpaquePointer?) -> [UInt8]? {
+        var output: [UInt8] = []
+        let status = withUnsafeMutablePointer(to: &output) { sink in
             cairo_surface_write_to_png_stream(surface, { closure, data, length in
                 guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
                 closure.assumingMemoryBound(to: [UInt8].self).pointee
@@ -178,6 +190,6 @@ public func encodePNG(_ image: ARGBImage) -> [UInt8]? {
                 return CAIRO_STATUS_SUCCESS
             }, sink)
         }
+        return status == CAIRO_STATUS_SUCCESS ? output : nil
     }
-    return status == CAIRO_STATUS_SUCCESS ? output : nil
 }

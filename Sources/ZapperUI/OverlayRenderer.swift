@@ -26,8 +26,7 @@ public final class OverlayRenderer {
     private let surface: OpaquePointer
     private let cr: OpaquePointer
     private let text: OpaquePointer
-    private var logos: [[UInt8]: DecodedLogo] = [:]
-    private var logoBytes = 0
+    private let logos: LogoCache
     private let shadows = ShadowCache()
     private let sprites = LayerSprites()
     private var lastLayers: [OverlayLayer]?
@@ -35,19 +34,13 @@ public final class OverlayRenderer {
     private var guideCanvas: GuideCanvas?
     /// The guide is the bottom layer this frame: it covers every pixel, so nothing is cleared first.
     private var guideAtBottom = false
-    private static let logoCacheLimit = 64
-    /// Decoded logos kept, in bytes of pixels (each at most 360x360 on a 4K screen).
-    private static let logoCacheBytes = 16 << 20
-
-    private struct DecodedLogo {
-        let image: CairoImage?
-    }
 
     public init(width: Int, height: Int, safeArea: OverlayLayout.SafeArea = .title) {
         precondition(width > 0 && height > 0, "an overlay needs a size")
         self.width = width
         self.height = height
         layout = OverlayLayout(width: width, height: height, safeArea: safeArea)
+        logos = LogoCache(side: Int(layout.units(OverlayLayout.largestLogoSide).rounded(.up)))
         guard let pixels = OverlayPixels(width: width, height: height) else {
             preconditionFailure("no memory for a \(width)x\(height) overlay")
         }
@@ -213,28 +206,17 @@ public final class OverlayRenderer {
         return image.map { ($0, bounds.minX, bounds.minY) }
     }
 
-    /// The channel's decoded logo, decoded once per distinct PNG and kept at most as large as
-    /// the largest box it is drawn in: a lineup's 2048x2048 logo is kept at 180x180 on a 1080p
-    /// screen, 1/130 of its pixels.
+    /// The channel's logo, at most as large as the largest box it is drawn in (`LogoCache`).
     private func logo(_ channel: ChannelIdentity) -> CairoImage? {
         guard let bytes = channel.logoPNG, !bytes.isEmpty else { return nil }
-        if let known = logos[bytes] { return known.image }
-        let decoded = CairoImage(png: bytes)?.fitted(within: Int(layout.units(OverlayLayout.largestLogoSide).rounded(.up)))
-        let size = decoded.map { $0.width * $0.height * 4 } ?? 0
-        if logos.count >= Self.logoCacheLimit || logoBytes + size > Self.logoCacheBytes {
-            logos.removeAll()
-            logoBytes = 0
-        }
-        logos[bytes] = DecodedLogo(image: decoded)
-        logoBytes += size
-        return decoded
+        return logos.image(bytes)
     }
 
     /// How many layer images are kept (for tests).
     var spriteCount: Int { sprites.count }
 
     /// The pixels of the decoded logos kept (for tests).
-    var logoPixels: Int { logoBytes / 4 }
+    var logoPixels: Int { logos.decodedPixels }
 
     // MARK: Reading the result
 
