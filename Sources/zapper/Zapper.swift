@@ -126,6 +126,7 @@ struct Zapper: ParsableCommand {
         Fleet.noteInheritedDescriptors()
         // The metrics' uptime counts from here.
         let launched = SystemClock().monotonic
+        var phases = StartupPhases()
         if printDefaultKeymap {
             print(Keymap.defaultsText, terminator: "")
             return
@@ -214,7 +215,9 @@ struct Zapper: ParsableCommand {
             options.keymap = try read(keymap, "keymap") { try Keymap.load($0, source: keymap, canonical: EvdevCodes.canonicalKeyName) }
         }
 
+        phases.mark("configuration and lineup")
         let output = try openDisplay(offscreenSize: sizes.offscreen, windowSize: sizes.window)
+        phases.mark("display")
         say("\(parsed.channels.count) channels from \(lineup) (parsed in \(Int(parseMilliseconds.rounded())) ms)")
         let preferred = channel ?? resumed(state, parsed.channels)
             ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
@@ -241,7 +244,9 @@ struct Zapper: ParsableCommand {
                                     verifyPIN: { PINHash.verify(pin: $0, against: $1) }, stateStore: store,
                                     tvPower: settings.schedule.contains(where: \.standby) ? CECPower() : nil, meter: metrics,
                                     phoneInvite: phoneInvite)
+            phases.mark("overlay and loaders")
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
+            phases.mark("player")
             ArenaTrim.start(watching: player.log)
             fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
@@ -259,7 +264,10 @@ struct Zapper: ParsableCommand {
         if let metricsServer { phone?.bound.withLock { $0 = metricsServer.port } }
         unblockStopSignals()
         Player.stopOnSignals()
+        phases.mark("fleet and metrics")
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
+        phases.mark("input")
+        say(phases.line)
         // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
         (output as? WindowDisplay)?.onKey = player.keySink
         let code = player.run()
