@@ -20,9 +20,11 @@ import ZapperInput
         let log = Lines(), keys = Lines()
         let source = try InputSource(log: log.append, onKey: { keys.append($0.description) })
         #expect(source.deviceNames.isEmpty)
+        // The input thread opens the devices: `seatProblem` waits for it.
+        let seatProblem = source.seatProblem
         #expect(log.all.contains("input: no input devices yet; waiting for hotplug"), "\(log.all)")
         // Whatever the seat did, it says so in one readable line or not at all.
-        if let problem = source.seatProblem {
+        if let problem = seatProblem {
             #expect(log.all.contains { $0.hasPrefix("input: ") && $0.contains(problem) }, "\(log.all)")
         }
         let started = ContinuousClock.now
