@@ -4,8 +4,10 @@ import Glibc
 /// How long zapper took to start, by phase, said once before the first tune: a box that starts
 /// slowly (a weak CPU, a slow disk, an emulator) shows where the time went.
 ///
-/// The first phase is from the process's start (its start time in `/proc/self/stat`, in
-/// clock ticks since boot) to `run()`: loading the shared libraries and the runtime.
+/// The first phase, "before main", is from the process's start (its start time in
+/// `/proc/self/stat`, in clock ticks since boot) to `run()`: a service manager's sandbox set-up
+/// and any wrapper script come first (the process is forked before them), then the loading of
+/// the shared libraries and the runtime.
 struct StartupPhases {
     private var marks: [(name: String, at: Double)] = []
     private let begun: Double
@@ -22,10 +24,10 @@ struct StartupPhases {
         marks.append((name, Self.bootSeconds()))
     }
 
-    /// "started in 1.23 s: libraries and runtime 0.40 s, display 0.31 s, …".
+    /// "started in 1.23 s: before main 0.40 s, display 0.31 s, …".
     var line: String {
         var phases: [String] = []
-        if let beforeMain, beforeMain >= 0 { phases.append("libraries and runtime " + Self.seconds(beforeMain)) }
+        if let beforeMain, beforeMain >= 0 { phases.append("before main " + Self.seconds(beforeMain)) }
         var from = begun
         for mark in marks {
             phases.append("\(mark.name) " + Self.seconds(mark.at - from))
