@@ -26,18 +26,8 @@ public final class ScreenCompositor: Screen {
         self.size = size
         size?.set(width: output.width, height: output.height)
         overlay = OverlayRenderer(width: output.width, height: output.height)
-    }
-
-    /// Fonts, glyphs and panel shadows are made on first use: they are made at the first
-    /// `compose` after the first picture, not on the first key press. Not before the first tune
-    /// (in QEMU, measured on 2026-11-29, they took 0.94 s of a 4.07 s start before it), nor while
-    /// it loads: the frame loop that drives the tune would stop for them (made at the first
-    /// compose, the first picture after a restart came 1.6 to 2.8 s after the tune started,
-    /// against 0.5 to 1.0 s before).
-    private var warmedUp = false
-
-    private func warmUp() {
-        warmedUp = true
+        // Fonts, glyphs and panel shadows are made on first use: make them now,
+        // not on the first key press.
         let sample = ChannelIdentity(number: 0, name: "Zapper")
         overlay.render([.logoBug(sample, appearance: 1), .banner(ChannelBanner(channel: sample), appearance: 1),
                         .interstitial(InterstitialCard(channel: sample, status: .loading(spinnerPhase: 0)), appearance: 1),
@@ -62,8 +52,6 @@ public final class ScreenCompositor: Screen {
 
     public func compose(_ layers: [OverlayLayer]) throws -> Bool {
         if output.width != overlay.width || output.height != overlay.height { resize() }
-        // Once the first picture is on screen, at a compose that brings no new one.
-        if !warmedUp && picture != nil && !pictureInBuffer { warmUp() }
         overlay.render(layers)
         guard videoChanged || overlay.damage != nil else { return false }
         try output.withDrawBuffer { buffer in
