@@ -218,11 +218,6 @@ struct Zapper: ParsableCommand {
         phases.mark("configuration and lineup")
         let output = try openDisplay(offscreenSize: sizes.offscreen, windowSize: sizes.window)
         phases.mark("display")
-        // The input thread opens the devices while the overlay and the player are set up (in
-        // QEMU, measured on 2026-11-29, opening them took 0.87 s of a 4.07 s start before the
-        // first tune); their keys reach the player once it exists.
-        let keys = KeyForwarder()
-        let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: keys.send)
         say("\(parsed.channels.count) channels from \(lineup) (parsed in \(Int(parseMilliseconds.rounded())) ms)")
         let preferred = channel ?? resumed(state, parsed.channels)
             ?? settings.defaultChannel.flatMap { parsed.channel(number: $0)?.number } ?? first.number
@@ -252,7 +247,6 @@ struct Zapper: ParsableCommand {
             phases.mark("overlay and loaders")
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
             phases.mark("player")
-            keys.deliver(to: player.keySink)
             ArenaTrim.start(watching: player.log)
             fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
@@ -271,6 +265,8 @@ struct Zapper: ParsableCommand {
         unblockStopSignals()
         Player.stopOnSignals()
         phases.mark("fleet and metrics")
+        let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
+        phases.mark("input")
         say(phases.line)
         // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
         (output as? WindowDisplay)?.onKey = player.keySink
