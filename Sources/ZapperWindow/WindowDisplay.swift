@@ -24,6 +24,7 @@ public final class WindowDisplay: FrameOutput {
     /// which the player turns into a clean stop (`Player.stopOnSignals`).
     public var onClose: () -> Void = { _ = raise(SIGTERM) }
 
+    private let sdl: SDLLibrary
     private let window: OpaquePointer
     private let renderer: OpaquePointer
     private let texture: OpaquePointer
@@ -50,27 +51,29 @@ public final class WindowDisplay: FrameOutput {
     /// desktop session or SDL cannot open a window on it.
     public init(width: Int, height: Int, title: String = "Zapper") throws(WindowError) {
         guard Self.desktopSession != nil else { throw .noDesktopSession }
+        let sdl = try SDLLibrary.open()
+        self.sdl = sdl
         // The player handles SIGINT and SIGTERM itself; smooth scaling of the picture.
-        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
-        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
-        SDL_SetHint(SDL_HINT_APP_NAME, title)
-        try Self.initVideo()
+        _ = sdl.setHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+        _ = sdl.setHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        _ = sdl.setHint(SDL_HINT_APP_NAME, title)
+        try Self.initVideo(sdl)
         var made: (window: OpaquePointer?, renderer: OpaquePointer?) = (nil, nil)
         do throws(WindowError) {
-            let size = Self.fitted(width: width, height: height)
+            let size = Self.fitted(width: width, height: height, sdl)
             let centred = zapper_sdl_windowpos_centered()
-            guard let window = SDL_CreateWindow(title, centred, centred, Int32(size.width), Int32(size.height),
+            guard let window = sdl.createWindow(title, centred, centred, Int32(size.width), Int32(size.height),
                                                 SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue) else {
                 throw WindowError.sdl("SDL_CreateWindow")
             }
             made.window = window
             // Vsync where the driver has it; `waitForFlip` keeps the others to the refresh rate.
-            guard let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue) else {
+            guard let renderer = sdl.createRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC.rawValue) else {
                 throw WindowError.sdl("SDL_CreateRenderer")
             }
             made.renderer = renderer
-            try WindowError.check(SDL_RenderSetLogicalSize(renderer, Int32(width), Int32(height)), "SDL_RenderSetLogicalSize")
-            guard let texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_XRGB8888.rawValue,
+            try WindowError.check(sdl.renderSetLogicalSize(renderer, Int32(width), Int32(height)), "SDL_RenderSetLogicalSize")
+            guard let texture = sdl.createTexture(renderer, SDL_PIXELFORMAT_XRGB8888.rawValue,
                                                   Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(width), Int32(height)) else {
                 throw WindowError.sdl("SDL_CreateTexture")
             }
@@ -78,39 +81,39 @@ public final class WindowDisplay: FrameOutput {
             self.renderer = renderer
             self.texture = texture
         } catch {
-            if let renderer = made.renderer { SDL_DestroyRenderer(renderer) }
-            if let window = made.window { SDL_DestroyWindow(window) }
-            SDL_QuitSubSystem(SDL_INIT_VIDEO)
+            if let renderer = made.renderer { sdl.destroyRenderer(renderer) }
+            if let window = made.window { sdl.destroyWindow(window) }
+            sdl.quitSubSystem(SDL_INIT_VIDEO)
             throw error
         }
         self.width = width
         self.height = height
         stride = width * 4
         pixels = [UInt8](repeating: 0, count: width * 4 * height)
-        let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "sdl"
+        let driver = sdl.getCurrentVideoDriver().map { String(cString: $0) } ?? "sdl"
         let name = driver == "wayland" ? "WAYLAND_DISPLAY" : "DISPLAY"
         session = "\(driver) \(getenv(name).map { String(cString: $0) } ?? "")"
         var mode = SDL_DisplayMode()
-        let hz = SDL_GetWindowDisplayMode(window, &mode) == 0 && mode.refresh_rate > 0 ? Double(mode.refresh_rate) : 60
+        let hz = sdl.getWindowDisplayMode(window, &mode) == 0 && mode.refresh_rate > 0 ? Double(mode.refresh_rate) : 60
         period = 1 / hz
         // Black until the first frame, and in front with the keyboard; keys are keys, not text.
-        SDL_RaiseWindow(window)
-        SDL_StopTextInput()
+        sdl.raiseWindow(window)
+        sdl.stopTextInput()
         try upload()
         try draw()
     }
 
     deinit {
-        SDL_DestroyTexture(texture)
-        SDL_DestroyRenderer(renderer)
-        SDL_DestroyWindow(window)
-        SDL_QuitSubSystem(SDL_INIT_VIDEO)
+        sdl.destroyTexture(texture)
+        sdl.destroyRenderer(renderer)
+        sdl.destroyWindow(window)
+        sdl.quitSubSystem(SDL_INIT_VIDEO)
     }
 
     /// SDL's video on the desktop itself: X11 (where DISPLAY is set; Xwayland too) or Wayland,
     /// never one of SDL's fallbacks that shows nothing (offscreen, KMS). SDL_VIDEODRIVER, when set,
     /// is the user's choice and SDL follows it.
-    private static func initVideo() throws(WindowError) {
+    private static func initVideo(_ sdl: SDLLibrary) throws(WindowError) {
         var drivers: [String] = []
         if getenv("SDL_VIDEODRIVER") != nil {
             drivers = ["(SDL_VIDEODRIVER)"]
@@ -120,17 +123,17 @@ public final class WindowDisplay: FrameOutput {
         }
         var failures: [String] = []
         for driver in drivers {
-            if !driver.hasPrefix("(") { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
-            if SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 { return }
-            failures.append(String(cString: SDL_GetError()))
+            if !driver.hasPrefix("(") { _ = sdl.setHint(SDL_HINT_VIDEODRIVER, driver) }
+            if sdl.initSubSystem(SDL_INIT_VIDEO) == 0 { return }
+            failures.append(sdl.lastError)
         }
         throw .sdl(call: "SDL_Init(video)", message: failures.joined(separator: "; "))
     }
 
     /// The window's first size: the picture's, shrunk to fit the desktop if it is larger.
-    private static func fitted(width: Int, height: Int) -> (width: Int, height: Int) {
+    private static func fitted(width: Int, height: Int, _ sdl: SDLLibrary) -> (width: Int, height: Int) {
         var bounds = SDL_Rect()
-        guard SDL_GetDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 else { return (width, height) }
+        guard sdl.getDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 else { return (width, height) }
         let scale = min(1, Double(bounds.w) / Double(width), Double(bounds.h) / Double(height))
         return (max(1, Int(Double(width) * scale)), max(1, Int(Double(height) * scale)))
     }
@@ -148,7 +151,7 @@ public final class WindowDisplay: FrameOutput {
     }
 
     private func upload() throws(WindowError) {
-        let code = pixels.withUnsafeBytes { SDL_UpdateTexture(texture, nil, $0.baseAddress, Int32(stride)) }
+        let code = pixels.withUnsafeBytes { sdl.updateTexture(texture, nil, $0.baseAddress, Int32(stride)) }
         try WindowError.check(code, "SDL_UpdateTexture")
     }
 
@@ -177,7 +180,7 @@ public final class WindowDisplay: FrameOutput {
         checkThread()
         var event = SDL_Event()
         var redraw = false
-        while SDL_PollEvent(&event) != 0 {
+        while sdl.pollEvent(&event) != 0 {
             switch event.type {
             case SDL_QUIT.rawValue:
                 close()
@@ -219,10 +222,10 @@ public final class WindowDisplay: FrameOutput {
 
     /// The texture scaled into the window, black bars around it, presented.
     private func draw() throws(WindowError) {
-        try WindowError.check(SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255), "SDL_SetRenderDrawColor")
-        try WindowError.check(SDL_RenderClear(renderer), "SDL_RenderClear")
-        try WindowError.check(SDL_RenderCopy(renderer, texture, nil, nil), "SDL_RenderCopy")
-        SDL_RenderPresent(renderer)
+        try WindowError.check(sdl.setRenderDrawColor(renderer, 0, 0, 0, 255), "SDL_SetRenderDrawColor")
+        try WindowError.check(sdl.renderClear(renderer), "SDL_RenderClear")
+        try WindowError.check(sdl.renderCopy(renderer, texture, nil, nil), "SDL_RenderCopy")
+        sdl.renderPresent(renderer)
     }
 
     private func checkThread() {
