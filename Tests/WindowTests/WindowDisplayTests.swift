@@ -99,6 +99,16 @@ struct WindowTests {
         #expect(run.stderr == "zapper: --display window: no desktop session (neither WAYLAND_DISPLAY nor DISPLAY is set)\n")
     }
 
+    /// SDL2 is opened when a window is asked for, not linked: a start (a box's restart after a
+    /// crash too) loads none of its libraries (X11, Wayland, PulseAudio, D-Bus).
+    @Test func zapperDoesNotLinkSDL2() async throws {
+        let run = try await Tool.run("ldd", [Repo.productsDirectory.appendingPathComponent("zapper").path])
+        let listing = String(decoding: run.stdout, as: UTF8.self)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(listing.contains("libavformat"), "\(listing)")
+        #expect(!listing.contains("libSDL2"), "\(listing)")
+    }
+
     @Test func autoGoesOffscreenWhenNoWindowOpens() async throws {
         // A display no server listens on.
         let free = (4200..<4300).first { !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\($0)") } ?? 4299
