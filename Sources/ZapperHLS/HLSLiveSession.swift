@@ -140,6 +140,8 @@ public final class HLSLiveSession: Sendable {
                 first = try HLSParser.parse(fetched.text, url: answered, masterVariables: masterVariables)
                 if attempt > 0 { report(.playlistRecovered(url: url.absoluteString)) }
             } catch {
+                // Cancelled (the channel or the rendition was left): an end, not a failure.
+                if Task.isCancelled { return }
                 attempt += 1
                 report(.playlistFailed(url: url.absoluteString, failure: HTTPFailureKind.failure(error, url: url.absoluteString), attempt: attempt))
                 guard await Self.pause(Self.backoff(attempt)) else { return }
@@ -221,7 +223,8 @@ public final class HLSLiveSession: Sendable {
                     if failures > 0 { report(.playlistRecovered(url: mediaURL.absoluteString)) }
                     failures = 0
                 } catch {
-                    if firstAnswerRemembered, !mediaLoaded, !Task.isCancelled {
+                    if Task.isCancelled { return }
+                    if firstAnswerRemembered, !mediaLoaded {
                         staleMaster.withLock { $0 = true }
                         return
                     }

@@ -133,6 +133,20 @@ struct HLSLiveSessionTests {
         #expect(recorder.count { if case .playlistFailed = $0 { true } else { false } } < 10)
     }
 
+    /// Leaving a channel (or an audio rendition) cancels its session while a playlist is being
+    /// fetched: that is its end, not a failure to report (a viewer would see "audio failed").
+    @Test func aSessionCancelledWhileItsPlaylistIsFetchedReportsNoFailure() async throws {
+        let origin = try await OriginProcess.start(arguments: ["--fault", "1:delay=5000"])
+        defer { origin.stop() }
+        let (session, recorder, consumer) = play(channelURL(origin))
+        defer { consumer.cancel() }
+        try await Task.sleep(for: .milliseconds(300))
+        session.cancel()
+        try await Task.sleep(for: .milliseconds(1000))
+        #expect(recorder.count { if case .playlistFailed = $0 { true } else { false } } == 0,
+                "\(recorder.events.withLock { $0.map(\.line) })")
+    }
+
     @Test func aStalledPlaylistIsNoticedAndFollowedAgainWhenItMoves() async throws {
         let origin = try await OriginProcess.start()
         defer { origin.stop() }
