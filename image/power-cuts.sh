@@ -64,19 +64,21 @@ for p in json.load(sys.stdin)["partitiontable"]["partitions"]:
             rm -f "$disk"
             return
         fi
-        # Flips (2, 3, then 4), each saving the state; the power goes as the last one is tuned (its
-        # state being written), 0, 0.1 or 0.2 s after its tune event reached the serial port.
-        local flips k mark target
+        # Flips (2, 3, then 4); zapper saves the channel whose first picture was shown (a flip
+        # passed before its picture came is not the last channel). The power goes as the last
+        # flip's state is being written: 0, 0.1 or 0.2 s after its first-frame event reached the
+        # serial port.
+        local flips mark target
         mark=$(wc -l < "$events")
         for ((flips = 0; flips < cut + 2; flips++)); do image_key "$qmp" pgup || true; sleep 0.4; done
         target=$(((resumed - 1 + flips) % lineup_size + 1))
-        python3 "$here/events.py" --after "$mark" "$events" 30 tune channel="$target" > /dev/null 2>&1 \
-            || say "boot $cut: no tune of channel $target within 30 s; cutting the power anyway"
+        python3 "$here/events.py" --after "$mark" "$events" 30 first-frame channel="$target" > /dev/null 2>&1 \
+            || say "boot $cut: no first frame of channel $target within 30 s; cutting the power anyway"
         sleep "0.$cut"
-        # What must come back: the last channel flipped to, or the one before it when the cut came
-        # while the last flip's state was being written (the event log reaches the serial port a
-        # little late, so it cannot tell which).
-        seen=$(for ((k = flips - 1; k <= flips; k++)); do echo $(((resumed - 1 + k) % lineup_size + 1)); done | tr '\n' ' ')
+        # What must come back: the last channel on screen, or the one on screen before it when the
+        # cut came while the last one's state was being written (the event log reaches the serial
+        # port a little late, so it cannot tell which).
+        seen=$(grep -o '"event": "first-frame", "channel": [0-9]*' "$events" | grep -o '[0-9]*$' | tail -2 | tr '\n' ' ')
         image_qmp "$qmp" quit > /dev/null || true
         wait "$qemu_pid" 2> /dev/null || true
         qemu_pid=
