@@ -1,8 +1,9 @@
 # Step 11 of image/test (sourced by it): power cuts. The disk is a qcow2 overlay on test.img, so what
 # the guest wrote survives QEMU's end as it would a real box's power cut. Each boot: the first
-# frame, the channel it resumed (the last one flipped to), the state file, the mounts and fsck's
-# words checked; then Page Up every 0.4 s (each flip saves the state) and QMP quit as the last
-# flip is tuned. After the last: a clean shutdown, e2fsck -fn on root and /var.
+# frame, the channel it resumed (the last one on screen), the state file, the mounts and fsck's
+# words checked; then Page Up every 0.4 s (each flip whose picture shows saves the state) and QMP
+# quit as the last flip's first picture is shown. After the last: a clean shutdown, e2fsck -fn on
+# root and /var.
 # Uses image/test's say, check, colour, results, $out, $here, $repo and $port.
 power_cuts() {
     gpu=bochs
