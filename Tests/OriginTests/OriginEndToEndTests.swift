@@ -6,8 +6,8 @@ import TestSupport
 import FoundationXML
 #endif
 
-/// The real `zapper-origin` over real HTTP on loopback. Serialized: the tests
-/// share one origin and switch its faults.
+/// The real `zapper-origin` over real HTTP on loopback: the origin the tests of this
+/// process share (no fault is switched on it here).
 extension OriginOverHTTP {
 @Suite struct EndToEnd {
     let origin: OriginProcess
@@ -20,15 +20,6 @@ extension OriginOverHTTP {
 
     func get(_ path: String) async throws -> RawHTTPConnection.Response {
         try await RawHTTPConnection.fetch(port: origin.port, "GET", path)
-    }
-
-    func setFault(_ channel: Int, _ spec: String) async throws {
-        let reply = try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: spec)
-        #expect(reply.status == 200, "setting \(spec): \(reply.text)")
-    }
-
-    func clearFaults(_ channel: Int) async throws {
-        #expect(try await RawHTTPConnection.fetch(port: origin.port, "DELETE", "/control/faults/\(channel)").status == 200)
     }
 
     /// URIs of a playlist (its non-tag lines).

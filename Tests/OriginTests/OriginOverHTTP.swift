@@ -1,6 +1,7 @@
 import Testing
 
-/// The tests that talk to a running origin share it and switch its faults,
-/// so they run one at a time (the trait applies to the nested suites).
+/// The tests that talk to a running origin, one at a time (the trait applies to the
+/// nested suites): the fault tests switch faults on channels that others fetch, and
+/// one clears them all.
 @Suite(.serialized, .timeLimit(.minutes(30)))
 enum OriginOverHTTP {}
