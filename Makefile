@@ -13,7 +13,7 @@
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
-	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev libqrencode-dev
+	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev libqrencode-dev libjemalloc-dev
 
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for

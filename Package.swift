@@ -52,8 +52,8 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // glibc's malloc.h (arena limit), which Swift's Glibc module leaves out.
-        .systemLibrary(name: "CMalloc"),
+        // jemalloc as zapper's allocator (Debian's libjemalloc), with the settings zapper builds in.
+        .target(name: "CJemalloc", linkerSettings: [.linkedLibrary("jemalloc")]),
 
         // The product's rules: pure Swift, no C module.
         .target(name: "ZapperCore", swiftSettings: optimisedInDebug),
@@ -122,7 +122,7 @@ let package = Package(
         // Executables: wiring only.
         .executableTarget(name: "zapper", dependencies: [
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
-            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT", "CMalloc",
+            "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT", "CJemalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zapper-origin", dependencies: [

@@ -89,7 +89,6 @@ struct Zapper: ParsableCommand {
 
     /// `zapper check LINEUP` is a command of its own; everything else plays.
     static func main() {
-        Allocator.configure()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == "check" {
             ZapperCheck.main(Array(arguments.dropFirst()))
@@ -247,7 +246,6 @@ struct Zapper: ParsableCommand {
             phases.mark("overlay and loaders")
             player = try Player(lineup: parsed.channels, start: start.channel, ports: ports, options: options)
             phases.mark("player")
-            ArenaTrim.start(watching: player.log)
             fleet = try Fleet.start(settings.mqtt, player: player, lineup: parsed.channels)
         } catch {
             var ended = start.state
@@ -268,6 +266,7 @@ struct Zapper: ParsableCommand {
         let input = try? InputSource(claimCEC: cecClaim, log: { say($0) }, onKey: player.keySink)
         phases.mark("input")
         say(phases.line)
+        say(Allocator.description())
         // The window's keys too; closing it is a SIGTERM (WindowDisplay.onClose): a clean stop.
         (output as? WindowDisplay)?.onKey = player.keySink
         let code = player.run()

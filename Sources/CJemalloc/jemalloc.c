@@ -1,0 +1,39 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sys/types.h>
+
+#include "CJemalloc.h"
+
+/* One arena for every thread (zapper's come and go with each channel change); dirty pages given
+   back after a second by jemalloc's own thread, never kept as "muzzy". See Allocator.swift. */
+const char *malloc_conf = "narenas:1,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+
+const char *zapper_malloc_owner(void) {
+    void *address = dlsym(RTLD_DEFAULT, "malloc");
+    Dl_info info;
+    if (address == NULL || dladdr(address, &info) == 0) return NULL;
+    return info.dli_fname;
+}
+
+int zapper_jemalloc_string(const char *name, const char **value) {
+    size_t length = sizeof(*value);
+    return mallctl(name, value, &length, NULL, 0);
+}
+
+int zapper_jemalloc_unsigned(const char *name, unsigned *value) {
+    size_t length = sizeof(*value);
+    return mallctl(name, value, &length, NULL, 0);
+}
+
+int zapper_jemalloc_bool(const char *name, bool *value) {
+    size_t length = sizeof(*value);
+    return mallctl(name, value, &length, NULL, 0);
+}
+
+int zapper_jemalloc_milliseconds(const char *name, long *value) {
+    ssize_t read = 0;
+    size_t length = sizeof(read);
+    int status = mallctl(name, &read, &length, NULL, 0);
+    *value = (long)read;
+    return status;
+}
