@@ -49,21 +49,6 @@ enum ProcFS {
                       fileBacked: bytes("RssFile") + bytes("RssShmem"))
     }
 
-    /// The resident bytes of the main heap (the `[heap]` mapping of /proc/PID/smaps: glibc's
-    /// main arena), or nil when there is none.
-    static func heapResident(_ pid: pid_t) -> Int? {
-        guard let text = read("/proc/\(pid)/smaps") else { return nil }
-        var inHeap = false
-        for line in text.split(separator: "\n") {
-            if line.first?.isHexDigit == true && line.contains("-") && line.split(separator: " ").count >= 5 {
-                inHeap = line.hasSuffix("[heap]")
-            } else if inHeap, line.hasPrefix("Rss:") {
-                return kilobytes(line).map { $0 * 1024 }
-            }
-        }
-        return nil
-    }
-
     /// The process and all its descendants alive now.
     static func tree(root: pid_t) -> [pid_t] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [root] }

@@ -34,9 +34,8 @@ struct EventCounts {
 struct SoakRow {
     var flips: Int
     var residentMB: Double
-    /// The RSS split: glibc's main heap, the other anonymous pages, and file-backed pages (code, fonts).
-    var heapMB: Double
-    var otherAnonymousMB: Double
+    /// The RSS split: anonymous pages (the allocator's, stacks) and file-backed pages (code, fonts).
+    var anonymousMB: Double
     var fileMB: Double
     var descriptors: Int
     var threads: Int
@@ -48,9 +47,7 @@ struct SoakRow {
               let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
         self.flips = flips
         residentMB = Double(memory.resident) / 1_048_576
-        let heap = ProcFS.heapResident(pid) ?? 0
-        heapMB = Double(heap) / 1_048_576
-        otherAnonymousMB = Double(memory.anonymous - heap) / 1_048_576
+        anonymousMB = Double(memory.anonymous) / 1_048_576
         fileMB = Double(memory.fileBacked) / 1_048_576
         self.descriptors = descriptors.count
         self.threads = threads.count
@@ -62,8 +59,7 @@ struct SoakRow {
         guard var row = readings.first else { return nil }
         func middle<T: Comparable>(_ value: (SoakRow) -> T) -> T { readings.map(value).sorted()[readings.count / 2] }
         row.residentMB = middle(\.residentMB)
-        row.heapMB = middle(\.heapMB)
-        row.otherAnonymousMB = middle(\.otherAnonymousMB)
+        row.anonymousMB = middle(\.anonymousMB)
         row.fileMB = middle(\.fileMB)
         row.descriptors = middle(\.descriptors)
         row.threads = middle(\.threads)
@@ -75,18 +71,18 @@ struct SoakRow {
             + EventCounts.shown.map { "\($0.rawValue) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
     }
 
-    /// "heap 40.1, anon 50.2, file 25.3" (MB).
+    /// "anon 50.2, file 25.3" (MB).
     var split: String {
-        String(format: "heap %.1f, anon %.1f, file %.1f", heapMB, otherAnonymousMB, fileMB)
+        String(format: "anon %.1f, file %.1f", anonymousMB, fileMB)
     }
 
     static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int, settle: Int) -> String {
-        var lines = ["| changes | RSS MB | from the start | heap, other anon, file MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
+        var lines = ["| changes | RSS MB | from the start | anon, file MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
                      "|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
         let start = rows.first
         for row in rows {
             lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(String(format: "%+.1f", row.residentMB - (start?.residentMB ?? 0))) | "
-                         + String(format: "%.1f, %.1f, %.1f", row.heapMB, row.otherAnonymousMB, row.fileMB) + " | \(row.descriptors) | \(row.threads) | "
+                         + String(format: "%.1f, %.1f", row.anonymousMB, row.fileMB) + " | \(row.descriptors) | \(row.threads) | "
                          + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
         }
         lines.append("")
