@@ -11,6 +11,15 @@ public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) asy
     }
 }
 
+/// Runs `body` on a thread of its own, for a loop that stands in for a player's clock: it neither
+/// waits behind the tests on Swift's pool (whose sleeps, with hundreds of tests beside it, wake
+/// seconds late) nor takes one of Dispatch's threads from the waits on it.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 extension Tool {
     /// `run` for async tests: the tool is waited for off the pool.
     public static func run(_ name: String, _ arguments: [String]) async throws -> Output {

@@ -46,10 +46,18 @@ struct DecodeCeilingTests {
         #expect(threads.judgement.tooSlow(width: 1920, height: 1080) == "20 minutes")
     }
 
+    /// A picture the test's clock took: its size, the ceiling then, and when (seconds into the test).
+    private struct Seen: Sendable {
+        var width: Int
+        var height: Int
+        var ceiling: Int?
+        var at: Double
+    }
+
     /// Plays channel 1 until a second of pictures after the judgement all are `settled` (given
     /// their size and the ceiling then), for a minute at most.
     private func playUntilSmaller(ceiling: DecodeCeiling, threads: DecoderThreads,
-                                  settled: (_ width: Int, _ height: Int, _ ceiling: Int) -> Bool) async throws {
+                                  settled: @escaping @Sendable (_ width: Int, _ height: Int, _ ceiling: Int) -> Bool) async throws {
         let origin = try OriginProcess.shared.get()
         let channel = LineupChannel(number: 1, name: "Channel 1",  // 240p, 720p and 1080p
                                     url: URL(string: "http://127.0.0.1:\(origin.port)/ch/1/master.m3u8")!, line: 1)
@@ -57,26 +65,51 @@ struct DecodeCeilingTests {
                                        warmMemory: WarmMemory(), decoderThreads: threads, decodeCeiling: ceiling) { _, _ in }
         playback.start()
         defer { playback.stop() }
-        // Played as a clock would, in real time: the newest picture due, the sound up to it.
-        var first: Double?
-        var begun = Date()
-        var sizes: [(width: Int, height: Int, ceiling: Int?)] = []
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let clock = first.map { $0 + Date().timeIntervalSince(begun) }
-            if let picture = playback.picture(at: clock) {
-                if first == nil { (first, begun) = (picture.time, Date()) }
-                sizes.append((picture.picture.width, picture.picture.height, ceiling.pixels))
+        // Played as a clock would, in real time: the newest picture due, the sound up to it; on a
+        // thread of its own, as a player's clock is.
+        let sizes = try await onOwnThread { () -> [Seen] in
+            var first: Double?
+            var begun = Date()
+            var sizes: [Seen] = []
+            let started = Date()
+            let deadline = started.addingTimeInterval(60)
+            while Date() < deadline {
+                let clock = first.map { $0 + Date().timeIntervalSince(begun) }
+                if let picture = playback.picture(at: clock) {
+                    if first == nil { (first, begun) = (picture.time, Date()) }
+                    sizes.append(Seen(width: picture.picture.width, height: picture.picture.height, ceiling: ceiling.pixels,
+                                      at: Date().timeIntervalSince(started)))
+                }
+                if let clock { _ = playback.takeAudio(frames: 480, from: clock) }
+                let after = sizes.filter { $0.ceiling != nil }
+                if after.count >= 30, after.suffix(30).allSatisfy({ settled($0.width, $0.height, $0.ceiling ?? 0) }) { break }
+                Thread.sleep(forTimeInterval: 0.01)
             }
-            if let clock { _ = playback.takeAudio(frames: 480, from: clock) }
-            let after = sizes.filter { $0.ceiling != nil }
-            if after.count >= 30, after.suffix(30).allSatisfy({ settled($0.width, $0.height, $0.ceiling ?? 0) }) { break }
-            try await Task.sleep(for: .milliseconds(10))
+            return sizes
         }
         let pixels = try #require(ceiling.pixels, "never judged too slow: \(sizes.count) pictures")
         #expect(sizes.contains { $0.width * $0.height == pixels }, "the ceiling is a size that was decoded")
         let after = sizes.filter { $0.ceiling != nil }
         #expect(after.count >= 30 && after.suffix(30).allSatisfy { settled($0.width, $0.height, $0.ceiling ?? 0) },
-                "sizes after the judgement: \(Set(after.map { "\($0.width)x\($0.height)" }))")
+                "sizes after the judgement: \(Set(after.map { "\($0.width)x\($0.height)" })); pictures as they came: \(Self.runs(sizes))")
+    }
+
+    /// "426x240 ×45 (no ceiling) 0.0-2.1 s, 1280x720 ×30 (ceiling 2073600) 2.2-3.4 s, …": the
+    /// pictures taken, runs of one size and ceiling, with the seconds of the first and last.
+    private static func runs(_ sizes: [Seen]) -> String {
+        var runs: [(size: String, ceiling: Int?, count: Int, from: Double, to: Double)] = []
+        for picture in sizes {
+            let size = "\(picture.width)x\(picture.height)"
+            if let last = runs.last, last.size == size, last.ceiling == picture.ceiling {
+                runs[runs.count - 1].count += 1
+                runs[runs.count - 1].to = picture.at
+            } else {
+                runs.append((size, picture.ceiling, 1, picture.at, picture.at))
+            }
+        }
+        return runs.map { run in
+            "\(run.size) ×\(run.count) (" + (run.ceiling.map { "ceiling \($0)" } ?? "no ceiling")
+                + String(format: ") %.1f-%.1f s", run.from, run.to)
+        }.joined(separator: ", ")
     }
 }
