@@ -37,6 +37,9 @@ struct SoakBench: ParsableCommand {
     /// segments in flight): their median is the row.
     static let samples = 5
 
+    /// zapper's words when it judges this box's speed (`DecoderThreads`, `DecodeCeiling`) or a judgement lapses.
+    static let judgements = ["too slowly here", "more slowly than it plays", "the judgement that"]
+
     static let faults = ["segment-404", "playlist-5xx", "delay=1500", "truncate=0.5", "reset=0.3", "outage", "stall",
                          "bandwidth=200000"]
 
@@ -71,6 +74,7 @@ struct SoakBench: ParsableCommand {
         var counts = EventCounts(url: eventsURL, marker: "\"event\": \"tune\", \"channel\": \(numbers[0]), \"reason\": \"number\"")
         var settling = true
         let curl = try Tools.onPath("curl")
+        var said = 0  // zapper's lines of stderr looked at
         while child.isRunning {
             counts.update()
             if !rows.isEmpty, counts.marked >= rows.count, !settling {
@@ -91,6 +95,13 @@ struct SoakBench: ParsableCommand {
                     Progress.say(row.line)
                     rows.append(row)
                 }
+                // What zapper judged about this box's speed since the last reading: a decoder on
+                // frame threads, or larger pictures left out, holds memory a reading shows.
+                let lines = child.standardError.split(separator: "\n")
+                for line in lines.dropFirst(said) where Self.judgements.contains(where: { line.contains($0) }) {
+                    Progress.say("  \(line)")
+                }
+                said = lines.count
                 settling = false
                 nextFault = Monotonic.now + 2
             }
