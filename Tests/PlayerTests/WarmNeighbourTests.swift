@@ -86,3 +86,21 @@ struct WarmNeighbourTests {
         #expect(seen.heard, "no sound in the first 1.5 s")
     }
 }
+
+/// Where a separate rendition's discontinuities go on the timeline, for a channel
+/// that plays for months: recent ones are kept, older ones count as passed.
+@Suite struct TimelinePlaceTests {
+    @Test func recentDiscontinuitiesAreKeptAndOldOnesPassed() {
+        let tracks = ChannelTracks(audioLanguage: nil)
+        #expect(tracks.place(discontinuity: 5) == .notYet)
+        for sequence in Int64(0)..<1_000 {
+            tracks.timeline(discontinuity: sequence, offset: Double(sequence) * 20, segment: sequence * 10)
+        }
+        #expect(tracks.place(discontinuity: 999) == .offset(19_980))
+        #expect(tracks.place(discontinuity: 1_000 - Int64(ChannelTracks.keptDiscontinuities)) == .offset(Double(1_000 - ChannelTracks.keptDiscontinuities) * 20))
+        #expect(tracks.place(discontinuity: 3) == .passed, "an old discontinuity is not kept")
+        #expect(tracks.offset(discontinuity: 3) == nil)
+        #expect(tracks.place(discontinuity: 1_000) == .notYet)
+        #expect(tracks.decodingSequence == 9_990)
+    }
+}
