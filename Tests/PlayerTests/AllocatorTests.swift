@@ -8,7 +8,7 @@ extension ZapperPlaybackTests {
     private static let deadLineup = "#EXTM3U\n#EXTINF:-1,Dead\nhttp://127.0.0.1:9/x.m3u8\n"
 
     private func allocatorLine(environment: [String: String]) async throws -> (line: String, run: Run) {
-        let run = try await (try await LaunchedZapper(lineup: Self.deadLineup, arguments: ["--size", "320x180"],
+        let run = await (try await LaunchedZapper(lineup: Self.deadLineup, arguments: ["--size", "320x180"],
                                                       script: "quit\n", environment: environment)).finish()
         #expect(run.status == 0, "\(run.stderr)")
         let line = run.stderr.split(separator: "\n").first { $0.hasPrefix("zapper: allocator") }
