@@ -16,6 +16,7 @@ enum TOMLPrecheck {
     static func firstProblem(in text: String) -> (line: Int, message: String)? {
         let scalars = Array(text.unicodeScalars)
         if let problem = controlCharacter(in: scalars) { return problem }
+        if let problem = strayByteOrderMark(in: scalars) { return problem }
         var scan = Scan(scalars)
         return scan.run()
     }
@@ -29,6 +30,20 @@ enum TOMLPrecheck {
             } else if (scalar.value < 0x20 && scalar != "\t" && scalar != "\r") || scalar.value == 0x7F {
                 let code = String(scalar.value, radix: 16, uppercase: true)
                 return (line, "control character U+\(String(repeating: "0", count: 4 - code.count))\(code) is not allowed in TOML")
+            }
+        }
+        return nil
+    }
+
+    /// U+FEFF (a byte order mark) anywhere but the very start, with its line: `make fuzz` found
+    /// one after a date-like value tripping toml++'s assertion, as a control character did.
+    static func strayByteOrderMark(in scalars: [Unicode.Scalar]) -> (line: Int, message: String)? {
+        var line = 1
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "\n" {
+                line += 1
+            } else if scalar == "\u{FEFF}", index > 0 {
+                return (line, "U+FEFF (a byte order mark) is allowed only at the start of the file")
             }
         }
         return nil

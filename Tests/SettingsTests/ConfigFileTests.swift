@@ -301,4 +301,14 @@ import ZapperCore
         }
         #expect(problems("lineup = \"x\"\t# a tab\r\n") == "no error", "tab and CRLF are TOML's own")
     }
+
+    /// A byte order mark is TOML's only at the start: elsewhere it is an error at its line, never
+    /// handed to toml++ (`make fuzz` found one after a date-like value tripping its assertion).
+    @Test func aByteOrderMarkAfterTheStartIsAnErrorAtItsLine() {
+        let problems = ConfigFileTests().problems
+        for (text, line) in [("li=0pin-nh-2= 8\u{FEFF}'[&", 1), ("a = 1\nb = \"x\u{FEFF}y\"\n", 2)] {
+            #expect(problems(text) == "/etc/zapper/zapper.toml:\(line): U+FEFF (a byte order mark) is allowed only at the start of the file", "\(text)")
+        }
+        #expect(problems("\u{FEFF}lineup = \"x\"\n") == "no error", "at the start it is TOML's own")
+    }
 }
