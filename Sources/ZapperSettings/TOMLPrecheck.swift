@@ -16,7 +16,6 @@ enum TOMLPrecheck {
     static func firstProblem(in text: String) -> (line: Int, message: String)? {
         let scalars = Array(text.unicodeScalars)
         if let problem = controlCharacter(in: scalars) { return problem }
-        if let problem = strayByteOrderMark(in: scalars) { return problem }
         var scan = Scan(scalars)
         return scan.run()
     }
@@ -35,18 +34,12 @@ enum TOMLPrecheck {
         return nil
     }
 
-    /// U+FEFF (a byte order mark) anywhere but the very start, with its line: `make fuzz` found
-    /// one after a date-like value tripping toml++'s assertion, as a control character did.
-    static func strayByteOrderMark(in scalars: [Unicode.Scalar]) -> (line: Int, message: String)? {
-        var line = 1
-        for (index, scalar) in scalars.enumerated() {
-            if scalar == "\n" {
-                line += 1
-            } else if scalar == "\u{FEFF}", index > 0 {
-                return (line, "U+FEFF (a byte order mark) is allowed only at the start of the file")
-            }
-        }
-        return nil
+    /// The spaces and line breaks beyond ASCII that toml++ ends a bare value at (and, after a
+    /// date-like one, asserts on: `make fuzz` found U+FEFF and then all of these doing it). TOML
+    /// allows them only inside strings and comments (a byte order mark also at the very start).
+    static func isUnicodeSpace(_ scalar: Unicode.Scalar) -> Bool {
+        guard !scalar.isASCII else { return false }
+        return scalar.properties.isWhitespace || [0x180E, 0x200B, 0x2060, 0xFEFF].contains(scalar.value)
     }
 
     static func isKeyStart(_ scalar: Unicode.Scalar) -> Bool {
@@ -88,6 +81,9 @@ enum TOMLPrecheck {
                 case "\u{FEFF}" where index == 0:
                     index += 1
                     continue
+                case _ where TOMLPrecheck.isUnicodeSpace(scalar):
+                    let code = String(scalar.value, radix: 16, uppercase: true)
+                    return (line, "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) (a Unicode space) is allowed in TOML only inside strings and comments")
                 case "[" where lineStart && open.isEmpty:
                     if let problem = header() { return problem }
                     continue
