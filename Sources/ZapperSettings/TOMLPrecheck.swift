@@ -27,8 +27,7 @@ enum TOMLPrecheck {
             if scalar == "\n" {
                 line += 1
             } else if (scalar.value < 0x20 && scalar != "\t" && scalar != "\r") || scalar.value == 0x7F {
-                let code = String(scalar.value, radix: 16, uppercase: true)
-                return (line, "control character U+\(String(repeating: "0", count: 4 - code.count))\(code) is not allowed in TOML")
+                return (line, "control character \(codePoint(scalar)) is not allowed in TOML")
             }
         }
         return nil
@@ -40,6 +39,12 @@ enum TOMLPrecheck {
     static func isUnicodeSpace(_ scalar: Unicode.Scalar) -> Bool {
         guard !scalar.isASCII else { return false }
         return scalar.properties.isWhitespace || [0x180E, 0x200B, 0x2060, 0xFEFF].contains(scalar.value)
+    }
+
+    /// "U+000B", "U+FEFF": a scalar as Unicode writes it, at least four hex digits.
+    static func codePoint(_ scalar: Unicode.Scalar) -> String {
+        let code = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - code.count)) + code
     }
 
     static func isKeyStart(_ scalar: Unicode.Scalar) -> Bool {
@@ -82,8 +87,7 @@ enum TOMLPrecheck {
                     index += 1
                     continue
                 case _ where TOMLPrecheck.isUnicodeSpace(scalar):
-                    let code = String(scalar.value, radix: 16, uppercase: true)
-                    return (line, "U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) (a Unicode space) is allowed in TOML only inside strings and comments")
+                    return (line, "\(TOMLPrecheck.codePoint(scalar)) (a Unicode space) is allowed in TOML only inside strings and comments")
                 case "[" where lineStart && open.isEmpty:
                     if let problem = header() { return problem }
                     continue

@@ -15,7 +15,7 @@ extern const char *malloc_conf;
 /* The file of the shared object (or executable) whose malloc this process calls, or NULL. */
 const char *zapper_malloc_owner(void);
 
-/* jemalloc's settings and counters as it reports them; each returns 0 or an errno value. */
+/* jemalloc's settings as it reports them; each returns 0 or an errno value. */
 int zapper_jemalloc_string(const char *name, const char **value);
 int zapper_jemalloc_unsigned(const char *name, unsigned *value);
 int zapper_jemalloc_bool(const char *name, bool *value);
