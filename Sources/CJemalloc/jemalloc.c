@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "CJemalloc.h"
@@ -36,4 +37,26 @@ int zapper_jemalloc_milliseconds(const char *name, long *value) {
     int status = mallctl(name, &read, &length, NULL, 0);
     *value = (long)read;
     return status;
+}
+
+static int read_size(const char *name, size_t *value) {
+    size_t length = sizeof(*value);
+    return mallctl(name, value, &length, NULL, 0);
+}
+
+int zapper_jemalloc_read_stats(struct zapper_jemalloc_stats *stats) {
+    uint64_t epoch = 1;
+    size_t length = sizeof(epoch);
+    int status = mallctl("epoch", &epoch, &length, &epoch, length);
+    if (status != 0) return status;
+    size_t dirty_pages = 0, page = 0;
+    /* 4096: MALLCTL_ARENAS_ALL, every arena merged. */
+    if ((status = read_size("stats.allocated", &stats->allocated)) != 0 ||
+        (status = read_size("stats.active", &stats->active)) != 0 ||
+        (status = read_size("stats.metadata", &stats->metadata)) != 0 ||
+        (status = read_size("stats.resident", &stats->resident)) != 0 ||
+        (status = read_size("stats.arenas.4096.pdirty", &dirty_pages)) != 0 ||
+        (status = read_size("arenas.page", &page)) != 0) return status;
+    stats->dirty = dirty_pages * page;
+    return 0;
 }

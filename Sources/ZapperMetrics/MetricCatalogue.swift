@@ -57,12 +57,15 @@ public enum MetricCatalogue {
         "zapper_uptime_seconds", .gauge, "Seconds since zapper started.")
     public static let residentMemory = MetricDescription(
         "zapper_resident_memory_bytes", .gauge, "Resident memory of the zapper process, in bytes.")
+    public static let allocatorMemory = MetricDescription(
+        "zapper_allocator_bytes", .gauge, labels: ["state"],
+        "Memory held by zapper's allocator (jemalloc), in bytes, by state: allocated (live data), active (the pages holding it), metadata, resident (all its pages in memory) and dirty (freed, not given back yet). Absent under another allocator.")
     public static let cpuSeconds = MetricDescription(
         "zapper_cpu_seconds_total", .counter, "CPU time used by the zapper process (user and system), in seconds.")
 
     public static let all: [MetricDescription] = [
         zapSeconds, tunes, firstFrames, failures, stalls, pictureFaults, latePictures, droppedPictures, avOffset, audioUnderruns,
-        channelInfo, guideAge, offline, uptime, residentMemory, cpuSeconds,
+        channelInfo, guideAge, offline, uptime, residentMemory, allocatorMemory, cpuSeconds,
     ]
 
     static let byName: [String: MetricDescription] = Dictionary(all.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -108,9 +108,12 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
     public func audioUnderrun() { underruns.increment() }
 
     /// Values read when scraped: seconds since start, the process's memory and CPU (nil: unreadable),
-    /// the guide's age (nil: not loaded yet).
-    public func refresh(uptimeSeconds: Double, process: ProcessSample?, guideAgeSeconds: Double?) {
+    /// what the allocator holds (nil: not jemalloc), the guide's age (nil: not loaded yet).
+    public func refresh(uptimeSeconds: Double, process: ProcessSample?, allocator: AllocatorSample? = nil, guideAgeSeconds: Double?) {
         if uptimeSeconds.isFinite { uptime.record(max(0, uptimeSeconds)) }
+        for (name, bytes) in allocator?.byState ?? [] where bytes.isFinite {
+            CoreMetrics.Gauge(label: MetricCatalogue.allocatorMemory.name, dimensions: [("state", name)], factory: factory).record(max(0, bytes))
+        }
         if let process {
             resident.record(process.residentBytes)
             let added = state.withLock { state in

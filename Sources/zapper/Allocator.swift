@@ -1,5 +1,6 @@
 import CJemalloc
 import Foundation
+import ZapperMetrics
 
 /// zapper's allocator: jemalloc (Debian's libjemalloc2), linked in, with its settings built in
 /// (`malloc_conf` in CJemalloc): one arena for every thread, dirty pages given back to the
@@ -37,6 +38,19 @@ enum Allocator {
         if let muzzy = milliseconds("opt.muzzy_decay_ms") { settings.append("muzzy \(muzzy) ms") }
         return "allocator jemalloc \(version): " + settings.joined(separator: ", ")
     }
+
+    /// What jemalloc holds now, for the metrics; nil when another allocator serves the process
+    /// (jemalloc's counters would then count nothing of it).
+    @Sendable static func sample() -> AllocatorSample? {
+        guard serves else { return nil }
+        var stats = zapper_jemalloc_stats()
+        guard zapper_jemalloc_read_stats(&stats) == 0 else { return nil }
+        return AllocatorSample(allocated: Double(stats.allocated), active: Double(stats.active), metadata: Double(stats.metadata),
+                               resident: Double(stats.resident), dirty: Double(stats.dirty))
+    }
+
+    /// Whether jemalloc's malloc is the one this process calls.
+    private static let serves = zapper_malloc_owner().map { isJemalloc(String(cString: $0)) } ?? false
 
     private static func isJemalloc(_ owner: String) -> Bool {
         (owner.split(separator: "/").last ?? "").hasPrefix("libjemalloc")

@@ -13,7 +13,7 @@ extension Zapper {
         player.log.observe { event, _ in metrics.record(event) }
         var routes = FleetRoutes()
         let clock = SystemClock()
-        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic },
+        MetricsEndpoint.add(to: &routes, metrics: metrics, started: launched, monotonic: { clock.monotonic }, allocator: Allocator.sample,
                             guideLoadedAt: player.guideLoadedAt)
         if let token {
             RemoteAPI.add(to: &routes, token: token, hooks: RemoteAPI.Hooks(

@@ -103,11 +103,27 @@ import ZapperCore
         #expect(scrape["zapper_resident_memory_bytes"] == 4096)
         #expect(scrape["zapper_cpu_seconds_total"] == 1.5)
         #expect(scrape.named("zapper_guide_age_seconds").isEmpty)
+        #expect(scrape.named("zapper_allocator_bytes").isEmpty, "no allocator sample, no series")
         metrics.refresh(uptimeSeconds: 13, process: ProcessSample(residentBytes: 8192, cpuSeconds: 1.0), guideAgeSeconds: 30)
         metrics.refresh(uptimeSeconds: 14, process: ProcessSample(residentBytes: 8192, cpuSeconds: 2.0), guideAgeSeconds: 31)
         scrape = Exposition(metrics)
         #expect(scrape["zapper_cpu_seconds_total"] == 2.0)
         #expect(scrape["zapper_guide_age_seconds"] == 31)
+    }
+
+    @Test func theAllocatorsBytesAreOneSeriesPerStateAndFollowTheLastSample() {
+        let metrics = PlayerMetrics()
+        let process = ProcessSample(residentBytes: 1, cpuSeconds: 1)
+        metrics.refresh(uptimeSeconds: 1, process: process,
+                        allocator: AllocatorSample(allocated: 10, active: 20, metadata: 3, resident: 40, dirty: 5), guideAgeSeconds: nil)
+        metrics.refresh(uptimeSeconds: 2, process: process,
+                        allocator: AllocatorSample(allocated: 11, active: 21, metadata: 4, resident: 41, dirty: .nan), guideAgeSeconds: nil)
+        let scrape = Exposition(metrics)
+        #expect(scrape.named("zapper_allocator_bytes") == [
+            #"zapper_allocator_bytes{state="allocated"}"#: 11, #"zapper_allocator_bytes{state="active"}"#: 21,
+            #"zapper_allocator_bytes{state="metadata"}"#: 4, #"zapper_allocator_bytes{state="resident"}"#: 41,
+            #"zapper_allocator_bytes{state="dirty"}"#: 5,  // a value that is no number leaves the last one
+        ])
     }
 
     @Test func everyMetricHasItsHelpAndTypeFromTheCatalogue() {
@@ -116,7 +132,8 @@ import ZapperCore
         metrics.record(.firstFrame(channel: 1, zapMilliseconds: 900))
         metrics.record(.loadFailed(channel: 1, PlaybackFailure(.timeout, "x")))
         metrics.record(.black(channel: 1, seconds: 10))
-        metrics.refresh(uptimeSeconds: 1, process: ProcessSample(residentBytes: 1, cpuSeconds: 1), guideAgeSeconds: 1)
+        metrics.refresh(uptimeSeconds: 1, process: ProcessSample(residentBytes: 1, cpuSeconds: 1),
+                        allocator: AllocatorSample(allocated: 1, active: 1, metadata: 1, resident: 1, dirty: 0), guideAgeSeconds: 1)
         let scrape = Exposition(metrics)
         for description in MetricCatalogue.all {
             #expect(scrape.help[description.name] == description.help, "\(description.name)")

@@ -59,6 +59,11 @@ extension ZapperPlaybackTests {
             #expect(text.contains(line + "\n") || text.contains(line + ".0\n"), "\(line) not in:\n\(text)")
         }
         #expect(text.contains("\nzapper_resident_memory_bytes ") && text.contains("\nzapper_cpu_seconds_total "), "\(text)")
+        // jemalloc's counters, each a part of the one before it, and all of them of the process's RSS.
+        let bytes = { (name: String) in Self.sample(text, "zapper_allocator_bytes{state=\"\(name)\"}") ?? -1 }
+        let resident = Self.sample(text, "zapper_resident_memory_bytes") ?? 0
+        #expect(bytes("allocated") > 1_000_000 && bytes("allocated") <= bytes("active") && bytes("active") < bytes("resident")
+                && bytes("resident") < resident && bytes("dirty") >= 0 && bytes("metadata") > 0, "\(text)")
         let file = try Tool.temporaryFile(Array(scrape.body), suffix: ".prom")
         defer { try? FileManager.default.removeItem(at: file) }
         let check = try await Tool.run("sh", ["-c", "promtool check metrics < '\(file.path)'"])
@@ -79,6 +84,11 @@ extension ZapperPlaybackTests {
         #expect(adjacent?.first?.value == 1)
         #expect(onScreen?.first?.labels["number"] == "2" && onScreen?.first?.labels["name"] == "Green Two", "\(String(describing: onScreen))")
         #expect(up?.first?.labels["job"] == "zapper")
+    }
+
+    /// The value of the series written exactly `series` in a scrape's text.
+    static func sample(_ text: String, _ series: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.dropFirst(series.count + 1)) }
     }
 }
 

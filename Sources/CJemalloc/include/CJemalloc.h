@@ -21,4 +21,16 @@ int zapper_jemalloc_unsigned(const char *name, unsigned *value);
 int zapper_jemalloc_bool(const char *name, bool *value);
 int zapper_jemalloc_milliseconds(const char *name, long *value);
 
+/* jemalloc's counters, refreshed (its "epoch" advanced) as they are read. Bytes. */
+struct zapper_jemalloc_stats {
+    size_t allocated; /* in the application's live allocations */
+    size_t active;    /* in the pages that hold them */
+    size_t metadata;  /* jemalloc's own bookkeeping */
+    size_t resident;  /* jemalloc's pages in memory: the above, and freed pages not yet given back */
+    size_t dirty;     /* freed pages not yet given back to the system */
+};
+
+/* 0, or an errno value (ENOENT: a jemalloc built without statistics). */
+int zapper_jemalloc_read_stats(struct zapper_jemalloc_stats *stats);
+
 #endif
