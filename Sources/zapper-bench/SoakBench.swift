@@ -1,16 +1,15 @@
 import ArgumentParser
 import Foundation
 
-/// `zapper-bench soak`: months of a box's life, compressed. zapper flips
-/// adjacent, by number and back (`KEY_LAST`) `--flips` times, while the origin's
-/// faults are switched on and off at random on the other channels. At the start and
-/// every `--every` flips it goes back to the first channel and plays it for `--settle`
-/// ms with no fault anywhere, then takes a snapshot: its resident memory (the median of five
-/// readings over the next 2.5 s), open file descriptors, threads and event counts are read
-/// then, so that each reading is of the
-/// same thing (a reading in the middle of the flips swings by 20 MB with what the moment
-/// holds) and a leak shows as a difference from the start. It reports; the 300-flip test
-/// asserts.
+/// `zapper-bench soak`: months of a box's life, compressed. zapper flips adjacent, by number
+/// and back (`KEY_LAST`) `--flips` times, while the origin's faults are switched on and off at
+/// random on the other channels. At the start and every `--every` flips it goes back to the
+/// first channel and plays it for `--settle` ms with no fault anywhere, then takes a snapshot:
+/// its resident memory (the median of five readings over the next 2.5 s, each with what
+/// jemalloc holds, scraped from zapper's metrics), open file descriptors, threads and event
+/// counts are read then, so that each reading is of the same thing (a reading in the middle of
+/// the flips swings by 20 MB with what the moment holds) and a leak shows as a difference from
+/// the start. It reports; the 300-flip test asserts.
 struct SoakBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "soak",
@@ -60,9 +59,12 @@ struct SoakBench: ParsableCommand {
         let numbers = HTTP.channelNumbers(lineup: lineup)
         guard numbers.count >= 3 else { throw BenchError("the origin's lineup has too few channels") }
         var random = SeededRandom(seed: seed)
+        // Metrics on a free loopback port: each reading also scrapes what jemalloc holds.
+        let config = directory.appendingPathComponent("zapper-soak.toml")
+        try "[metrics]\nlisten = \"127.0.0.1:0\"\n".write(to: config, atomically: true, encoding: .utf8)
         let (child, eventsURL) = try scriptedZapper(name: "zapper-soak", tools: tools, directory: directory, lineup: lineup,
                                                     script: script(numbers: numbers, directory: directory, random: &random),
-                                                    arguments: ["--channel", String(numbers[0]), "--size", "1280x720"])
+                                                    arguments: ["--channel", String(numbers[0]), "--size", "1280x720", "--config", config.path])
         Progress.say("zapper: \(flips) changes, \(dwell) ms apart, faults on and off, a reading every \(every) after \(settle) ms on channel \(numbers[0]) (about \((flips * dwell + (flips / every + 1) * (settle + 5000)) / 60_000) min)")
         try child.run()
         defer { child.stop() }
@@ -86,9 +88,11 @@ struct SoakBench: ParsableCommand {
                 // The snapshot's own buffers are let go as soon as it is written. Then the median
                 // of `samples` readings half a second apart, while the channel keeps playing.
                 var readings: [SoakRow] = []
+                let metrics = AllocatorScrape.url(zapperSaid: child.standardError)
                 for _ in 0..<Self.samples {
                     Thread.sleep(forTimeInterval: 0.3)
-                    readings += SoakRow(pid: child.pid, flips: rows.count * every, counts: counts).map { [$0] } ?? []
+                    readings += SoakRow(pid: child.pid, flips: rows.count * every, counts: counts,
+                                        allocator: metrics.flatMap(AllocatorScrape.read)).map { [$0] } ?? []
                     Thread.sleep(forTimeInterval: 0.2)
                 }
                 if let row = SoakRow.median(of: readings) {

@@ -40,8 +40,10 @@ struct SoakRow {
     var descriptors: Int
     var threads: Int
     var counts: EventCounts
+    /// What jemalloc holds (nil: not scraped); the rest of the anonymous pages are not its.
+    var allocator: AllocatorScrape?
 
-    init?(pid: pid_t, flips: Int, counts: EventCounts) {
+    init?(pid: pid_t, flips: Int, counts: EventCounts, allocator: AllocatorScrape?) {
         guard let memory = ProcFS.memory(pid),
               let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"),
               let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
@@ -52,6 +54,7 @@ struct SoakRow {
         self.descriptors = descriptors.count
         self.threads = threads.count
         self.counts = counts
+        self.allocator = allocator
     }
 
     /// Each figure the median of `readings` (taken one after another at one checkpoint).
@@ -63,6 +66,7 @@ struct SoakRow {
         row.fileMB = middle(\.fileMB)
         row.descriptors = middle(\.descriptors)
         row.threads = middle(\.threads)
+        row.allocator = AllocatorScrape.median(of: readings.compactMap(\.allocator))
         return row
     }
 
@@ -71,18 +75,24 @@ struct SoakRow {
             + EventCounts.shown.map { "\($0.rawValue) \(counts.byName[$0, default: 0])" }.joined(separator: ", ")
     }
 
-    /// "anon 50.2, file 25.3" (MB).
+    /// "anon 50.2, file 25.3" (MB), and what of the anonymous memory is jemalloc's.
     var split: String {
-        String(format: "anon %.1f, file %.1f", anonymousMB, fileMB)
+        String(format: "anon %.1f, file %.1f", anonymousMB, fileMB) + (allocatorCells.map { "; jemalloc " + $0 } ?? "")
+    }
+
+    /// What jemalloc holds, and the anonymous memory that is not its (stacks, mappings), MB.
+    var allocatorCells: String? {
+        allocator.map { $0.cells + String(format: "; not jemalloc's %.1f", anonymousMB - $0.residentMB) }
     }
 
     static func table(_ rows: [SoakRow], final: EventCounts, status: Int32, reason: String, dwell: Int, settle: Int) -> String {
-        var lines = ["| changes | RSS MB | from the start | anon, file MB | fds | threads | " + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
-                     "|---:|---:|---:|---:|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
+        var lines = ["| changes | RSS MB | from the start | anon, file MB | jemalloc MB | fds | threads | "
+                     + EventCounts.shown.map(\.rawValue).joined(separator: " | ") + " |",
+                     "|---:|---:|---:|---:|---|---:|---:|" + String(repeating: "---:|", count: EventCounts.shown.count)]
         let start = rows.first
         for row in rows {
             lines.append("| \(row.flips) | \(String(format: "%.1f", row.residentMB)) | \(String(format: "%+.1f", row.residentMB - (start?.residentMB ?? 0))) | "
-                         + String(format: "%.1f, %.1f", row.anonymousMB, row.fileMB) + " | \(row.descriptors) | \(row.threads) | "
+                         + String(format: "%.1f, %.1f", row.anonymousMB, row.fileMB) + " | \(row.allocatorCells ?? "-") | \(row.descriptors) | \(row.threads) | "
                          + EventCounts.shown.map { String(row.counts.byName[$0, default: 0]) }.joined(separator: " | ") + " |")
         }
         lines.append("")
@@ -91,6 +101,8 @@ struct SoakRow {
             lines.append(String(format: "RSS after %d changes: %+.1f MB from the start, at most %+.1f at any reading (goal: within 2); fds %+d, threads %+d",
                                 last.flips, last.residentMB - start.residentMB, worst, last.descriptors - start.descriptors, last.threads - start.threads))
         }
+        lines.append("jemalloc MB (zapper's metrics, scraped with each reading): live data, slack (the unused room in the pages holding it), "
+                     + "its metadata, dirty pages (freed, not given back yet), all its pages in memory; not jemalloc's: the rest of anon (thread stacks, other mappings).")
         lines.append("Each reading: channel 1 (the first) typed again and played \(settle) ms with no fault, then read (RSS: the median of \(SoakBench.samples) readings over the next 2.5 s). zapper ended with \(reason) "
                      + "after \(final.tunes) tunes (\(dwell) ms apart; adjacent, typed numbers and KEY_LAST in turn; origin faults on one other channel at a time, on and off at random).")
         return lines.joined(separator: "\n")
