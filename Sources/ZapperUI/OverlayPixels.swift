@@ -36,4 +36,27 @@ final class OverlayPixels {
             base.initializeMemory(as: UInt8.self, repeating: 0, count: length)
         }
     }
+
+    /// Gives back the whole pages inside `rows`, which must be transparent already (a page
+    /// given back reads as zeros). A page shared with a row outside stays.
+    func release(rows: Range<Int>) {
+        let page = Self.pageSize
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
+        let start = (rows.lowerBound * stride + page - 1) / page * page
+        let end = rows.upperBound * stride / page * page
+        guard start < end else { return }
+        // Failing, the pages stay, and still hold zeros: nothing to do.
+        _ = madvise(base + start, end - start, Int32(MADV_DONTNEED))
+    }
+
+    /// How many bytes of the pixels are in memory now (`mincore`), for tests and measurements.
+    func residentBytes() -> Int? {
+        let page = Self.pageSize
+        var flags = [UInt8](repeating: 0, count: (length + page - 1) / page)
+        guard mincore(base, length, &flags) == 0 else { return nil }
+        return flags.reduce(0) { $0 + Int($1 & 1) } * page
+    }
+
+    private static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 }

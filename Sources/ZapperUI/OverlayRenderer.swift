@@ -34,6 +34,8 @@ public final class OverlayRenderer {
     private var guideCanvas: GuideCanvas?
     /// The guide is the bottom layer this frame: it covers every pixel, so nothing is cleared first.
     private var guideAtBottom = false
+    /// The rows drawn on since the overlay's pages were last given back.
+    private var touchedRows = OverlayRows()
 
     public init(width: Int, height: Int, safeArea: OverlayLayout.SafeArea = .title) {
         precondition(width > 0 && height > 0, "an overlay needs a size")
@@ -85,6 +87,7 @@ public final class OverlayRenderer {
         if layers.isEmpty {
             // Nothing shows: the cleared overlay's pages and the layers' images go back.
             if !dirtyRegions.isEmpty { pixels.release() }
+            touchedRows = OverlayRows()
             cairo_surface_mark_dirty(surface)
             sprites.removeAll()
         } else if !dirtyRegions.isEmpty && !guideAtBottom {
@@ -105,6 +108,7 @@ public final class OverlayRenderer {
         if layers.allSatisfy({ $0.appearance >= 1 }) { sprites.keepOnly(layers.compactMap(LayerSprites.still)) }
         cairo_surface_flush(surface)
         dirtyRegions = layout.regions(of: layers)
+        giveBackRowsNotShown(atRest: layers.allSatisfy { $0.appearance >= 1 })
         dirty = layout.bounds(of: layers)
         switch (previous, dirty) {
         case (nil, nil): damage = nil
@@ -112,6 +116,19 @@ public final class OverlayRenderer {
         case (nil, let b?): damage = b
         case (let a?, let b?): damage = a.union(b)
         }
+    }
+
+    /// At rest, the pages of rows drawn on before but covered by no layer now (a banner gone,
+    /// the logo bug still up) go back to the kernel: they hold only cleared pixels. Without this a
+    /// layer that never leaves (the logo bug) would keep every row any card or panel ever used
+    /// in memory, up to the whole overlay (8 MB at 1080p).
+    private func giveBackRowsNotShown(atRest: Bool) {
+        let shown = OverlayRows(covering: dirtyRegions, height: height)
+        touchedRows.formUnion(shown)
+        guard atRest, !shown.contains(touchedRows) else { return }
+        for rows in shown.gaps(height: height) { pixels.release(rows: rows) }
+        cairo_surface_mark_dirty(surface)
+        touchedRows = shown
     }
 
     private func draw(_ layer: OverlayLayer, with painter: OverlayPainter) {
@@ -217,6 +234,9 @@ public final class OverlayRenderer {
 
     /// The pixels of the decoded logos kept (for tests).
     var logoPixels: Int { logos.decodedPixels }
+
+    /// Bytes of the overlay's pixels in memory (for tests).
+    var residentPixelBytes: Int? { pixels.residentBytes() }
 
     // MARK: Reading the result
 
