@@ -6,8 +6,9 @@
 #include "CJemalloc.h"
 
 /* One arena for every thread (zapper's come and go with each channel change); dirty pages given
-   back after a second by jemalloc's own thread, never kept as "muzzy". See Allocator.swift. */
-const char *malloc_conf = "narenas:1,background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0";
+   back within a quarter of a second by jemalloc's own thread, never kept as "muzzy". See
+   Allocator.swift. */
+const char *malloc_conf = "narenas:1,background_thread:true,dirty_decay_ms:250,muzzy_decay_ms:0";
 
 const char *zapper_malloc_owner(void) {
     void *address = dlsym(RTLD_DEFAULT, "malloc");

@@ -19,7 +19,7 @@ extension ZapperPlaybackTests {
         // An empty MALLOC_CONF overrides nothing: the settings are zapper's own.
         let (line, run) = try await allocatorLine(environment: ["MALLOC_CONF": ""])
         #expect(line.hasPrefix("zapper: allocator jemalloc 5."), "\(run.stderr)")
-        #expect(line.hasSuffix(": 1 arena, background thread, dirty pages kept 1000 ms, muzzy 0 ms"), "\(run.stderr)")
+        #expect(line.hasSuffix(": 1 arena, background thread, dirty pages kept 250 ms, muzzy 0 ms"), "\(run.stderr)")
     }
 
     @Test func anotherAllocatorInChargeIsSaid() async throws {
