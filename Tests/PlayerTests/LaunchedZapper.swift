@@ -180,13 +180,15 @@ final class LaunchedZapper {
     }
 
     /// Puts `fault` on `channel` of `origin` once `event` is logged, clears it `seconds`
-    /// after the player's next `load-failed` (each wait recorded as an issue when it
-    /// times out), and returns the finished run.
+    /// after the player's next `load-failed` (of `kind`, when given: on a busy machine a
+    /// picture late for 2 s is a `load-failed` of its own, and must not clear the fault the
+    /// test is about; each wait recorded as an issue when it times out), and returns the
+    /// finished run.
     /// From the `load-failed` to the clearing the test waits on a thread of its own: a
     /// wait on Swift's two pool threads can resume many seconds late while other tests
     /// block them, and an outage that long rightly makes the player tune the channel again.
     func fault(_ fault: String, on channel: Int, of origin: OriginProcess, after event: EventName,
-               clearingAfter seconds: Double) async throws -> Run {
+               clearingAfter seconds: Double, failing kind: String? = nil) async throws -> Run {
         #expect(await waitFor(event, seconds: 25), "no \(event)")
         #expect(try await RawHTTPConnection.fetch(port: origin.port, "PUT", "/control/faults/\(channel)", body: fault).status == 200)
         let (exit, eventsURL) = (self.exit, self.eventsURL)
@@ -195,7 +197,9 @@ final class LaunchedZapper {
                 let deadline = Date().addingTimeInterval(40)
                 var failed = false
                 while !failed, Date() < deadline, !exit.hasExited {
-                    failed = Self.events(at: eventsURL).contains { $0["event"] as? String == EventName.loadFailed.rawValue }
+                    failed = Self.events(at: eventsURL).contains {
+                        $0["event"] as? String == EventName.loadFailed.rawValue && (kind == nil || $0["kind"] as? String == kind)
+                    }
                     if !failed { Thread.sleep(forTimeInterval: 0.05) }
                 }
                 if failed { Thread.sleep(forTimeInterval: seconds) }
@@ -203,7 +207,7 @@ final class LaunchedZapper {
                 done.resume(returning: (failed, status))
             }.start()
         }
-        #expect(failed, "no load-failed during \(fault)")
+        #expect(failed, "no load-failed\(kind.map { " (\($0))" } ?? "") during \(fault)")
         #expect(cleared == 200)
         return await finish()
     }

@@ -25,7 +25,8 @@ extension ZapperPlaybackTests {
             quit
             """)
         let port = try #require(await metricsPort(of: zapper))
-        async let faulted = zapper.fault("freeze", on: channel, of: origin, after: .firstFrame, clearingAfter: 0.5)
+        async let faulted = zapper.fault("freeze", on: channel, of: origin, after: .firstFrame, clearingAfter: 0.5,
+                                         failing: "frozen-picture")
         // While it runs: the metrics count the frozen picture and the retry.
         var counted = false
         let deadline = Date().addingTimeInterval(60)
@@ -43,7 +44,9 @@ extension ZapperPlaybackTests {
         let frozen = try #require(run.named(.frozen).first, "no frozen: \(names)")
         #expect(frozen["channel"] as? Int == channel && frozen["seconds"] as? Int == 10)
         #expect(run.named(.stalled).isEmpty, "the pictures kept coming: \(names)")
-        #expect(run.named(.loadFailed).first?["kind"] as? String == "frozen-picture")
+        // On a busy machine a picture 2 s late may come first (`no-picture`, recovered): the
+        // frozen picture is the failure that tunes the channel again.
+        #expect(run.named(.loadFailed).contains { $0["kind"] as? String == "frozen-picture" }, "\(run.named(.loadFailed))")
         let tunes = run.named(.tune)
         #expect(tunes.map { $0["reason"] as? String } == ["start", "retry"], "\(tunes)")
         let frozenAt = try #require(frozen["t_ms"] as? Int)
