@@ -9,8 +9,11 @@ struct OverlayRows: Equatable {
 
     /// The rows `regions` cover (whole pixels, partly covered rows included), within `0..<height`.
     init(covering regions: [Rect], height: Int) {
-        for region in regions where region.height > 0 {
-            let top = max(0, Int(region.minY.rounded(.down))), bottom = min(height, Int(region.maxY.rounded(.up)))
+        let limit = Double(max(0, height))
+        for region in regions where region.height > 0 && region.minY.isFinite && region.maxY.isFinite {
+            // Clamped before the conversion: a value beyond Int's range would trap.
+            let top = Int(min(max(region.minY, 0), limit).rounded(.down))
+            let bottom = Int(min(max(region.maxY, 0), limit).rounded(.up))
             if top < bottom { insert(top..<bottom) }
         }
     }

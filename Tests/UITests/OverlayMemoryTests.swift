@@ -41,5 +41,9 @@ import ZapperCore
         #expect(!rows.contains(OverlayRows(covering: [Rect(x: 0, y: 44, width: 1, height: 2)], height: 100)))
         #expect(OverlayRows(covering: [Rect(x: 0, y: -5, width: 1, height: 500)], height: 100).gaps(height: 100).isEmpty)
         #expect(OverlayRows().gaps(height: 3) == [0..<3])
+        // Geometry that is no number, or beyond any screen, covers nothing or is clamped.
+        #expect(OverlayRows(covering: [Rect(x: 0, y: .nan, width: 1, height: 5), Rect(x: 0, y: 1e300, width: 1, height: 1e300)],
+                            height: 100).isEmpty)
+        #expect(OverlayRows(covering: [Rect(x: 0, y: -1e300, width: 1, height: .infinity)], height: 100).isEmpty)
     }
 }
