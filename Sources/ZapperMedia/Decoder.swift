@@ -10,6 +10,8 @@ public final class Decoder {
     public let threads: Int
     /// Wall time spent in `send` and `receive` so far, in seconds: with one thread, the decoding itself.
     public private(set) var busySeconds = 0.0
+    /// The stream's sample aspect ratio, for pictures whose own bitstream gives none.
+    private let streamSampleAspect: AVRational
 
     public init(_ parameters: CodecParameters, threads: Int = 0) throws {
         guard let codec = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
@@ -21,6 +23,7 @@ public final class Decoder {
         self.context = context
         kind = parameters.kind
         self.threads = threads
+        streamSampleAspect = parameters.pointer.pointee.sample_aspect_ratio
         try AVError.check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
         context.pointee.thread_count = Int32(threads)
         // A stream may claim any size: a picture larger than 4K is refused by the decoder
@@ -54,6 +57,9 @@ public final class Decoder {
         busySeconds += Self.now() - started
         if status == zapper_averror(EAGAIN) || status == zapper_averror_eof() { return nil }
         try AVError.check(status, "avcodec_receive_frame")
+        if kind == .video, frame.pointer.pointee.sample_aspect_ratio.num <= 0 {
+            frame.pointer.pointee.sample_aspect_ratio = streamSampleAspect
+        }
         return frame
     }
 

@@ -46,6 +46,11 @@ public final class Frame {
             }
         }
     }
+    /// A picture's sample aspect ratio (a pixel's width over its height): 1 when not known.
+    public var sampleAspect: Double {
+        let ratio = pointer.pointee.sample_aspect_ratio
+        return ratio.num > 0 && ratio.den > 0 ? Double(ratio.num) / Double(ratio.den) : 1
+    }
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
     public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
     public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }

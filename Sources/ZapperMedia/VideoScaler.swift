@@ -77,7 +77,8 @@ public final class VideoScaler {
         guard width > 0, height > 0, stride >= width * 4, buffer.count >= stride * (height - 1) + width * 4 else {
             throw AVError(code: zapper_averror(EINVAL), operation: "draw into a \(buffer.count)-byte buffer of \(width)x\(height), stride \(stride)")
         }
-        let placement = PicturePlacement(mode: mode, source: (frame.width, frame.height), target: (width, height))
+        let placement = PicturePlacement(mode: mode, source: (frame.width, frame.height), target: (width, height),
+                                         sampleAspect: frame.sampleAspect)
         let box = placement.box
         // A cropped picture is a second reference to the same buffers with its data pointers
         // moved (aligned: libavutil may keep a few more pixels on the left).
