@@ -7,6 +7,15 @@ public struct ChannelCatalog: Codable, Sendable, Equatable {
     public var loopSeconds: Int
     public var windowSegments: Int
     public var channels: [DemoChannel]
+    /// The channels as a tuner or headend hands them over (`BroadcastChannel`), served as raw
+    /// MPEG-TS and HLS under `/broadcast/` and by the origin's HDHomeRun.
+    public var broadcast: [BroadcastChannel]?
+
+    public var broadcastChannels: [BroadcastChannel] { broadcast ?? [] }
+
+    public func broadcastChannel(number: Int) -> BroadcastChannel? {
+        broadcastChannels.first { $0.number == number }
+    }
 
     /// Segments in one pre-encoded loop.
     public var loopSegments: Int { loopSeconds / segmentSeconds }
@@ -66,6 +75,12 @@ public struct ChannelCatalog: Codable, Sendable, Equatable {
                 throw fail("channel \(channel.number): two audio tracks with one language")
             }
         }
+        for channel in broadcastChannels {
+            if let reason = channel.problem() { throw fail("broadcast channel \(channel.number): \(reason)") }
+            guard seen.insert(channel.number).inserted else {
+                throw fail("broadcast channel number \(channel.number) is not unique")
+            }
+        }
     }
 }
 
@@ -123,7 +138,10 @@ public struct DemoChannel: Codable, Sendable, Equatable {
         public var beepMs: Int
     }
 
-    public var rgb: (red: UInt8, green: UInt8, blue: UInt8)? {
+    public var rgb: (red: UInt8, green: UInt8, blue: UInt8)? { Self.rgb(colour) }
+
+    /// `#RRGGBB` as numbers.
+    static func rgb(_ colour: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
         let hex = colour.hasPrefix("#") ? colour.dropFirst() : colour[...]
         guard hex.count == 6, let value = UInt32(hex, radix: 16) else { return nil }
         return (UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF))

@@ -56,6 +56,8 @@ public struct EncodeCache: Sendable {
         public let manifest: CacheManifest
         /// The channels encoded by this run (empty: all reused).
         public let encoded: [Int]
+        /// The broadcast channels' folders (`BroadcastCache`).
+        public let broadcast: [BroadcastCache.Entry]
         public var reused: Bool { encoded.isEmpty }
     }
 
@@ -120,9 +122,10 @@ public struct EncodeCache: Sendable {
                 lockPath: root.appendingPathComponent(".lock").path)
             channels[index].renditions.merge(split) { old, _ in old }
         }
+        let broadcast = try BroadcastCache.prepare(catalog: catalog, root: root, ffmpeg: ffmpegVersion, font: font, log: log)
         let manifest = CacheManifest(recipe: EncodeRecipe.version, ffmpeg: ffmpegVersion,
                                      encodeSeconds: channels.map(\.encodeSeconds).reduce(0, +), channels: channels)
-        return Prepared(directory: root, manifest: manifest, encoded: encoded)
+        return Prepared(directory: root, manifest: manifest, encoded: encoded + broadcast.encoded, broadcast: broadcast.entries)
     }
 
     private func readEntry(_ url: URL) throws -> CacheManifest.Channel {

@@ -9,6 +9,8 @@ public final class EncodedLibrary: Sendable {
     /// FragmentedMP4's channel: per rendition, its initialization section and media segments.
     private let fragmented: [Int: [String: (initSection: Data, segments: [Data])]]
     private let logos: [Int: Data]
+    /// The broadcast channels' loops.
+    let broadcast: BroadcastSegments
 
     public init(catalog: ChannelCatalog, prepared: EncodeCache.Prepared) throws {
         self.catalog = catalog
@@ -45,6 +47,7 @@ public final class EncodedLibrary: Sendable {
             }
             logos[entry.number] = try Data(contentsOf: folder.appendingPathComponent("logo.png"), options: .alwaysMapped)
         }
+        broadcast = try BroadcastSegments(entries: prepared.broadcast, root: prepared.directory)
         self.segments = segments
         self.logos = logos
         self.fragmented = fragmented
@@ -63,7 +66,7 @@ public final class EncodedLibrary: Sendable {
         segments[channel]?[rendition]?.map(\.count) ?? []
     }
 
-    public func logo(channel: Int) -> Data? { logos[channel] }
+    public func logo(channel: Int) -> Data? { logos[channel] ?? broadcast.logo(channel: channel) }
 
     public func fragmentedInit(channel: Int, rendition: String) -> Data? { fragmented[channel]?[rendition]?.initSection }
 

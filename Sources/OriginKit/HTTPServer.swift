@@ -94,6 +94,12 @@ public struct OriginTLS: Sendable {
 /// A body made as it is sent (a live stream): asked for its next bytes every 50 ms.
 public protocol OriginStream: AnyObject, Sendable {
     func next() -> OriginStreamStep
+    /// The connection closed (the peer went away, or the body ended).
+    func closed()
+}
+
+extension OriginStream {
+    public func closed() {}
 }
 
 public enum OriginStreamStep: Sendable {
@@ -251,6 +257,7 @@ private final class OriginHTTPHandler: ChannelInboundHandler {
         func end() {
             context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
+        context.channel.closeFuture.whenComplete { _ in stream.closed() }
         guard head.method != .HEAD else { return end() }
         func tick() {
             guard context.channel.isActive else { return }

@@ -58,6 +58,12 @@ extension OriginRouter {
         lines.append("EXT-X-GAP and EXT-X-DEFINE: \(baseURL)/\(Self.shapesPrefix)/lineup.m3u")
         lines += SplitAudio.channels.map { "separate audio renditions: \(baseURL)/ch/\($0)/\(SplitAudio.masterFile)" }
         lines += CodecForms.all.map { "\($0.videoCodec.uppercased()) + \($0.audioCodec.uppercased()): \(baseURL)/ch/\(CodecForms.channel)/\($0.name)/index.m3u8" }
+        lines += ["", "broadcast (raw MPEG-TS): \(baseURL)/broadcast.m3u, as HLS: \(baseURL)/broadcast-hls.m3u"]
+        for channel in catalog.broadcastChannels {
+            let number = String(repeating: " ", count: max(0, 3 - String(channel.number).count)) + "\(channel.number)"
+            lines.append("\(number)  \(channel.name.padding(toLength: 15, withPad: " ", startingAt: 0)) \(baseURL)/broadcast/\(channel.number).ts")
+        }
+        lines.append("HDHomeRun (\(Self.tunerCount) tuners): \(baseURL)/\(Self.hdhomerunPrefix)/discover.json")
         lines += ["", "faults: curl -X PUT -d 'delay=3000,segment-404' \(baseURL)/control/faults/N",
                   "        curl -X DELETE \(baseURL)/control/faults/N"]
         return lines.joined(separator: "\n")

@@ -82,12 +82,15 @@ final class LiveTSStream: OriginStream {
     private let endsAt: Double?
     private let jumpEvery: Int64?
     private let segment: @Sendable (Int) -> Data?
+    /// Held while the body flows (an HDHomeRun's tuner), let go when the connection closes.
+    private let lease: Mutex<(any Sendable)?>
     private let firstLoop: Int64
     private let firstSequence: Int64
     private let state: Mutex<State>
 
     init(timeline: LiveTimeline, loopSeconds: Int, clock: @escaping @Sendable () -> Double, endsAt: Double?,
-         jumpEvery: Int64? = nil, segment: @escaping @Sendable (Int) -> Data?) {
+         jumpEvery: Int64? = nil, lease: (any Sendable)? = nil, segment: @escaping @Sendable (Int) -> Data?) {
+        self.lease = Mutex(lease)
         self.timeline = timeline
         self.loopSeconds = loopSeconds
         self.clock = clock
@@ -99,6 +102,8 @@ final class LiveTSStream: OriginStream {
         firstSequence = first
         state = Mutex(State(sequence: first))
     }
+
+    func closed() { lease.withLock { $0 = nil } }
 
     func next() -> OriginStreamStep {
         let now = clock()

@@ -78,6 +78,8 @@ public final class OriginRouter: Sendable {
     let clock: @Sendable () -> Double
     /// What players uploaded (`/control/uploads`).
     let uploadBox = UploadBox()
+    /// The HDHomeRun's tuners (`/hdhomerun/auto/…`).
+    let tuners = TunerPool(count: OriginRouter.tunerCount)
 
     public init(library: EncodedLibrary, faults: FaultBoard, defaultHost: String, plainHost: String? = nil,
                 clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
@@ -113,8 +115,17 @@ public final class OriginRouter: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "only GET and HEAD here")
         }
+        if parts.first == Self.broadcastPrefix {
+            return broadcast(Array(parts.dropFirst()))
+        }
+        if parts.first == Self.hdhomerunPrefix {
+            return hdhomerun(Array(parts.dropFirst()), baseURL: baseURL)
+        }
         switch parts.count {
         case 0: return .text(200, index(baseURL: baseURL))
+        case 1 where parts[0] == "broadcast.m3u" || parts[0] == "broadcast-hls.m3u":
+            return OriginReply(status: 200, contentType: "audio/x-mpegurl",
+                               body: Data(broadcastLineup(baseURL: baseURL, hls: parts[0] == "broadcast-hls.m3u").utf8))
         case 1 where parts[0] == "demo.m3u":
             return OriginReply(status: 200, contentType: "audio/x-mpegurl", body: Data(guide.lineup(baseURL: baseURL).utf8))
         case 1 where parts[0] == "guide.xml":

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A channel as a tuner or a headend hands it over: one MPEG-TS with the codecs,
+/// picture geometry and sound tracks broadcasters send (interlaced MPEG-2 and H.264,
+/// anamorphic SD, 1440x1080, several languages and an audio-description track in one
+/// TS, AC-3, E-AC-3, MP2, AAC in LATM, a radio channel with no picture). Listed in
+/// `channels/channels.json` under `broadcast`; `BroadcastRecipe` encodes each.
+public struct BroadcastChannel: Codable, Sendable, Equatable {
+    public var number: Int
+    public var id: String
+    public var name: String
+    /// Background colour, `#RRGGBB`.
+    public var colour: String
+    /// Nil: a radio channel (sound only).
+    public var video: Video?
+    /// In PMT order; the first is the one a player without a choice plays.
+    public var audio: [Audio]
+
+    public struct Video: Codable, Sendable, Equatable {
+        /// `h264` or `mpeg2`.
+        public var codec: String
+        /// The coded size.
+        public var width: Int
+        public var height: Int
+        /// The sample aspect ratio, `N:D` ("64:45": 720x576 shown as 16:9).
+        public var sar: String
+        /// Coded as fields (top field first) at `rate` frames a second, or progressive.
+        public var interlaced: Bool
+        /// Frames a second: `25`, `50`, `30000/1001`.
+        public var rate: String
+
+        /// The SAR as numbers, nil unless both are positive and at most 1000.
+        public var sampleAspect: (numerator: Int, denominator: Int)? { Self.ratio(sar, separator: ":") }
+
+        /// The frame rate as a fraction, nil unless it is one from 1 to 120 a second.
+        public var frameRate: (numerator: Int, denominator: Int)? {
+            guard let fraction = rate.contains("/") ? Self.ratio(rate, separator: "/") : Int(rate).map({ ($0, 1) }),
+                  fraction.1 > 0, (1...120).contains(fraction.0 / fraction.1) else { return nil }
+            return fraction
+        }
+
+        /// The picture as the viewer sees it: the coded width times the SAR.
+        public var displayWidth: Int {
+            guard let sar = sampleAspect else { return width }
+            return width * sar.numerator / sar.denominator
+        }
+
+        static func ratio(_ text: String, separator: Character) -> (Int, Int)? {
+            let parts = text.split(separator: separator)
+            guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]),
+                  (1...100_000).contains(a), (1...100_000).contains(b) else { return nil }
+            return (a, b)
+        }
+    }
+
+    public struct Audio: Codable, Sendable, Equatable {
+        /// ISO 639-2, as a PMT carries it ("eng").
+        public var language: String
+        public var name: String
+        public var toneHz: Int
+        /// `mp2`, `ac3`, `eac3`, `aac` or `latm` (AAC in LATM, as DVB-T2 sends it).
+        public var codec: String
+        /// 2, or 6 (5.1: the tone in the centre channel only, as a broadcast's speech is).
+        public var channels: Int
+        /// Audio description (visual-impaired commentary): the PMT says so.
+        public var description: Bool?
+    }
+
+    public var isRadio: Bool { video == nil }
+
+    public var rgb: (red: UInt8, green: UInt8, blue: UInt8)? { DemoChannel.rgb(colour) }
+
+    static let videoCodecs: Set = ["h264", "mpeg2"]
+    static let audioCodecs: Set = ["mp2", "ac3", "eac3", "aac", "latm"]
+
+    /// Why this entry cannot be encoded, or nil.
+    func problem() -> String? {
+        guard number > 0 else { return "number \(number) is not positive" }
+        guard rgb != nil else { return "colour \"\(colour)\" is not #RRGGBB" }
+        guard !audio.isEmpty else { return "needs at least one audio entry" }
+        if let video {
+            guard Self.videoCodecs.contains(video.codec) else { return "video codec \"\(video.codec)\" is not one of \(Self.videoCodecs.sorted())" }
+            guard (16...1920).contains(video.width), (16...1088).contains(video.height),
+                  video.width % 2 == 0, video.height % 4 == 0 else { return "size \(video.width)x\(video.height) is not an even size up to 1920x1088" }
+            guard video.sampleAspect != nil else { return "sar \"\(video.sar)\" is not N:D" }
+            guard video.frameRate != nil else { return "rate \"\(video.rate)\" is not a frame rate" }
+        }
+        for track in audio {
+            guard Self.audioCodecs.contains(track.codec) else { return "audio codec \"\(track.codec)\" is not one of \(Self.audioCodecs.sorted())" }
+            guard track.channels == 2 || track.channels == 6 else { return "\(track.channels) audio channels: 2 or 6 only" }
+            guard (20...20_000).contains(track.toneHz) else { return "tone \(track.toneHz) Hz is not audible" }
+            guard track.language.count == 3, track.language.allSatisfy(\.isLowercase) else { return "language \"\(track.language)\" is not ISO 639-2" }
+        }
+        return nil
+    }
+}
