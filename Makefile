@@ -11,7 +11,7 @@
 # Each installs the Debian packages it needs first.
 
 DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
-	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev \
+	libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev \
 	libdrm-dev libinput-dev libudev-dev libevdev-dev libasound2-dev \
 	libcairo2-dev libpango1.0-dev zlib1g-dev libxml2-dev libsdl2-dev libmosquitto-dev libqrencode-dev libjemalloc-dev
 

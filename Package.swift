@@ -39,7 +39,7 @@ let package = Package(
         // C libraries (Debian -dev packages; see the Makefile's DEB_PACKAGES).
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev",
-                                         "libswscale-dev", "libswresample-dev"])]),
+                                         "libswscale-dev", "libswresample-dev", "libavfilter-dev"])]),
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .systemLibrary(name: "CInput", pkgConfig: "libevdev",
                        providers: [.apt(["libinput-dev", "libudev-dev", "libevdev-dev"])]),

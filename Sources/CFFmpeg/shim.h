@@ -10,6 +10,9 @@
 #include <libavutil/opt.h>
 #include <libswscale/swscale.h>
 #include <libswresample/swresample.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersrc.h>
+#include <libavfilter/buffersink.h>
 
 // Macros Swift cannot import.
 static inline int zapper_averror(int errnum) { return AVERROR(errnum); }

@@ -17,7 +17,7 @@ extension ChannelPlayback {
         var lastTimeBase: [Int32: (numerator: Int32, denominator: Int32)] = [:]
         var timeline = SplicedTimeline()
         var jumpsTold = 0
-        var skippedPicture: Int64?
+        var path = PicturePath(choice: deinterlace)
         let resampler = AudioResampler(outputRate: sampleRate)
         learnWhileWarm()
         while let entry = inbox.next() {
@@ -33,8 +33,7 @@ extension ChannelPlayback {
                         trackState.timeline(discontinuity: delivery.discontinuitySequence, offset: timeline.offset, segment: delivery.sequence)
                     }
                     guard (try? deliver(early.frame, kind: .video, stream: early.stream, timeBase: early.timeBase, segment: segment,
-                                        timeline: &timeline, resampler: resampler, still: true)) == true else { return }
-                    skippedPicture = early.frame.pts
+                                        timeline: &timeline, path: &path, resampler: resampler, still: true)) == true else { return }
                 }
             }
             let demuxer: Demuxer
@@ -43,6 +42,10 @@ extension ChannelPlayback {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
                                       cached: parametersCache.get(channel.number, variant: delivery.variant, source: channel.url.absoluteString), audio: audioRequest.choice)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant, source: channel.url.absoluteString) }
+                // A radio channel: sound and no picture (a picture later, after a PMT change, does not undo it).
+                if !demuxer.parameters.contains(where: { $0.kind == .video }), demuxer.parameters.contains(where: { $0.kind == .audio }) {
+                    soundOnly.store(true, ordering: .relaxed)
+                }
             } catch {
                 if delivery.bytes.isCancelled { return }
                 report(.failed(PlaybackFailure(error).at("segment \(delivery.sequence)")))
@@ -55,7 +58,7 @@ extension ChannelPlayback {
                     // The old timeline's last pictures come out first, then the decoders start afresh.
                     for (id, decoder) in decoders {
                         guard try drain(decoder, stream: id, timeBase: lastTimeBase[id] ?? (1, 90_000),
-                                        segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                                        segment: segment, timeline: &timeline, path: &path, resampler: resampler) else { return }
                         decoder.flush()
                     }
                 }
@@ -115,7 +118,7 @@ extension ChannelPlayback {
                     if packet.isKeyframe, watches[parameters.streamID]?.wantsThreads == true {
                         // One thread was too slow: frame threads from this key frame on, the old decoder's last pictures first.
                         guard try drain(decoder, stream: parameters.streamID, timeBase: lastTimeBase[parameters.streamID] ?? base,
-                                        segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                                        segment: segment, timeline: &timeline, path: &path, resampler: resampler) else { return }
                         decoder = try Decoder(parameters, threads: decoderThreads.frameThreads)
                         decoders[parameters.streamID] = decoder
                         watches[parameters.streamID] = nil
@@ -124,15 +127,17 @@ extension ChannelPlayback {
                     do {
                         try decoder.send(packet)
                         while let frame = try decoder.receive() {
-                            if decoder.kind == .video, let skipped = skippedPicture, frame.pts == skipped {
-                                skippedPicture = nil
-                                continue
-                            }
                             guard try deliver(frame, kind: decoder.kind, stream: parameters.streamID, timeBase: base,
-                                              segment: segment, timeline: &timeline, resampler: resampler) else { return }
+                                              segment: segment, timeline: &timeline, path: &path, resampler: resampler) else { return }
                             let seconds = frame.pts.flatMap { StreamTime.seconds($0, numerator: base.numerator, denominator: base.denominator) }
-                            watch(decoder, picture: frame, time: seconds, stream: parameters.streamID, watches: &watches)
-                            watchCeiling(decoder, picture: frame, time: seconds, stream: parameters.streamID,
+                            // The deinterlacer's time is the decoding's too, for the speed judgements;
+                            // field rate gives first.
+                            let busy = decoder.busySeconds + path.busySeconds(stream: parameters.streamID)
+                            if decoder.kind == .video, tag.serial != nil {
+                                _ = path.judge(stream: parameters.streamID, busySeconds: busy, picture: frame, time: seconds, channel: channel.number)
+                            }
+                            watch(decoder, busySeconds: busy, picture: frame, time: seconds, stream: parameters.streamID, watches: &watches)
+                            watchCeiling(decoder, busySeconds: busy, picture: frame, time: seconds, stream: parameters.streamID,
                                          behind: behindWithSegmentsWaiting, watches: &ceilingWatches)
                         }
                         unreadable = 0
@@ -180,18 +185,23 @@ extension ChannelPlayback {
 
     /// Delivers the pictures or sound `decoder` still holds; false once the playback stopped.
     private func drain(_ decoder: Decoder, stream: Int32, timeBase: (numerator: Int32, denominator: Int32), segment: Int,
-                       timeline: inout SplicedTimeline, resampler: AudioResampler) throws -> Bool {
+                       timeline: inout SplicedTimeline, path: inout PicturePath, resampler: AudioResampler) throws -> Bool {
         try decoder.send(nil)
         while let frame = try decoder.receive() {
             guard try deliver(frame, kind: decoder.kind, stream: stream, timeBase: timeBase,
-                              segment: segment, timeline: &timeline, resampler: resampler) else { return false }
+                              segment: segment, timeline: &timeline, path: &path, resampler: resampler) else { return false }
+        }
+        guard decoder.kind == .video else { return true }
+        for (picture, time) in try path.drain(stream: stream) {
+            guard enqueue(picture: picture, at: time, segment: segment) else { return false }
         }
         return true
     }
 
     /// Puts a decoded frame on the timeline and in its queue; false once the playback stopped.
     private func deliver(_ frame: Frame, kind: MediaKind, stream: Int32, timeBase: (numerator: Int32, denominator: Int32),
-                         segment: Int, timeline: inout SplicedTimeline, resampler: AudioResampler, still: Bool = false) throws -> Bool {
+                         segment: Int, timeline: inout SplicedTimeline, path: inout PicturePath, resampler: AudioResampler,
+                         still: Bool = false) throws -> Bool {
         let duration = kind == .video
             ? 1.0 / 30  // nominal frame time: FFmpeg 5.1 frames carry no duration
             : Double(frame.sampleCount) / Double(max(frame.sampleRate, 1))
@@ -201,7 +211,11 @@ extension ChannelPlayback {
         }
         if kind == .video {
             captionFeed.picture(frame, at: time, tracks: trackState)
-            return enqueue(picture: frame, at: time, segment: segment, still: still)
+            if still { return enqueue(picture: path.still(frame, timeBase: timeBase), at: time, segment: segment, still: true) }
+            for (picture, pictureTime) in try path.pictures(for: frame, stream: stream, timeBase: timeBase, at: time) {
+                guard enqueue(picture: picture, at: pictureTime, segment: segment) else { return false }
+            }
+            return true
         }
         return samples.push(try resampler.convert(frame), at: time)
     }

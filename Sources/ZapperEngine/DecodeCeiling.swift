@@ -52,17 +52,18 @@ extension ChannelPlayback {
     /// while warm), and `behind`, the groups of pictures skipped so far because decoding fell
     /// behind the clock while segments waited; when its size has been decoded too slowly
     /// (`DecodeCeiling`), lowers the box's ceiling and says so.
-    func watchCeiling(_ decoder: Decoder, picture frame: Frame, time: Double?, stream: Int32, behind: Int,
+    func watchCeiling(_ decoder: Decoder, busySeconds: Double, picture frame: Frame, time: Double?, stream: Int32, behind: Int,
                       watches: inout [Int32: CeilingWatch]) {
         guard decoder.kind == .video, decoder.threads != 1, tag.serial != nil else { return }
-        var watch = watches[stream] ?? CeilingWatch(load: DecodeLoad(busyShare: decodeCeiling.busyShare))
-        let busy = decoder.busySeconds - watch.seen
+        // A new decoder's watch counts from its start (what a deinterlacer did before it is not its).
+        var watch = watches[stream] ?? CeilingWatch(load: DecodeLoad(busyShare: decodeCeiling.busyShare), seen: busySeconds - decoder.busySeconds)
+        let busy = busySeconds - watch.seen
         if watch.size != (frame.width, frame.height) {
             // Another variant's pictures: their own judgement.
             watch = CeilingWatch(load: DecodeLoad(busyShare: decodeCeiling.busyShare), size: (frame.width, frame.height),
                                  seen: watch.seen, behind: watch.behind)
         }
-        watch.seen = decoder.busySeconds
+        watch.seen = busySeconds
         watch.lateGroups += max(0, behind - watch.behind)
         watch.behind = behind
         if let share = watch.load.closes(afterRecording: busy, time: time) {

@@ -66,11 +66,12 @@ extension ChannelPlayback {
     /// slow that even its frame threads, each as fast as the one, could not keep up (a box
     /// far too slow for the stream), the box's ceiling comes down at once too, rather than
     /// after the frame threads have been found too slow in their turn.
-    func watch(_ decoder: Decoder, picture frame: Frame, time: Double?, stream: Int32, watches: inout [Int32: DecoderWatch]) {
+    func watch(_ decoder: Decoder, busySeconds: Double, picture frame: Frame, time: Double?, stream: Int32, watches: inout [Int32: DecoderWatch]) {
         guard decoder.kind == .video, decoder.threads == 1 else { return }
-        var watch = watches[stream] ?? DecoderWatch(load: DecodeLoad(busyShare: decoderThreads.busyShare))
-        let busy = decoder.busySeconds - watch.seen
-        watch.seen = decoder.busySeconds
+        // A new decoder's watch counts from its start (what a deinterlacer did before it is not its).
+        var watch = watches[stream] ?? DecoderWatch(load: DecodeLoad(busyShare: decoderThreads.busyShare), seen: busySeconds - decoder.busySeconds)
+        let busy = busySeconds - watch.seen
+        watch.seen = busySeconds
         if !watch.wantsThreads, let share = watch.load.closes(afterRecording: busy, time: time), share > decoderThreads.busyShare {
             wantThreads(width: frame.width, height: frame.height, watch: &watch)
             if share / Double(decoderThreads.frameThreads) > decodeCeiling.busyShare { lowerCeiling(width: frame.width, height: frame.height) }

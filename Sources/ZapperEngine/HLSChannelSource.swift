@@ -14,6 +14,8 @@ public struct HLSChannelSource: ChannelSource {
 
     /// The screen's size: no variant larger than what fills it is fetched.
     public let screen: ScreenSize
+    /// Deinterlace: Auto or Off, for every playback from its next picture.
+    public let deinterlace = DeinterlaceSwitch()
 
     public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling(), screen: ScreenSize = ScreenSize()) {
         self.sampleRate = sampleRate
@@ -23,8 +25,10 @@ public struct HLSChannelSource: ChannelSource {
 
     public func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
-                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, screen: screen, report: report)
+                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, deinterlace: deinterlace, screen: screen, report: report)
     }
+
+    public func setDeinterlace(_ mode: DeinterlaceMode) { deinterlace.set(mode) }
 
     public var warmNeighbourBytes: Int { WarmTraffic.bytes }
 }
