@@ -81,8 +81,25 @@ enum LineupText {
         thread.start()
     }
 
-    /// Waits for the fetch on the calling thread (the command's main thread, not Swift's pool).
+    /// The lineup at `url`. An HDHomeRun's answer is completed: its discover.json is followed
+    /// to the lineup it names (`LineupURL`), and a lineup.json is joined by the device's
+    /// discover.json beside it when there is one (for its `TunerCount`); the two are kept as one
+    /// document (`HDHomeRunLineup.combined`).
     private static func fetch(_ url: URL) throws -> String {
+        let text = try fetchText(url)
+        guard HDHomeRunLineup.looksLikeJSON(text) else { return text }
+        if let device = HDHomeRunLineup.device(text) {
+            guard let lineupURL = device.lineupURL, !text.contains("\"Lineup\"") else { return text }
+            let lineup = try fetchText(lineupURL)
+            return HDHomeRunLineup.combined(discover: text, lineup: lineup) ?? lineup
+        }
+        let discoverURL = url.deletingLastPathComponent().appendingPathComponent("discover.json")
+        guard let discover = try? fetchText(discoverURL), HDHomeRunLineup.device(discover)?.tuners != nil else { return text }
+        return HDHomeRunLineup.combined(discover: discover, lineup: text) ?? text
+    }
+
+    /// Waits for the fetch on the calling thread (the command's main thread, not Swift's pool).
+    private static func fetchText(_ url: URL) throws -> String {
         let result = Box()
         let done = DispatchSemaphore(value: 0)
         Task {

@@ -110,7 +110,10 @@ struct Zapper: ParsableCommand {
 
     /// The lineup as the configuration wants it: duplicates merged (or not), the guide shift applied.
     static func parseLineup(_ text: String, source: String, settings: ZapperConfig) -> Lineup {
-        var parsed = M3UPlusParser.parse(text, source: source, mergeDuplicates: settings.mergeDuplicates)
+        // An HDHomeRun's lineup (and its discover.json) is JSON; everything else is read as M3U.
+        var parsed = HDHomeRunLineup.looksLikeJSON(text)
+            ? HDHomeRunLineup.parse(text, source: source, mergeDuplicates: settings.mergeDuplicates)
+            : M3UPlusParser.parse(text, source: source, mergeDuplicates: settings.mergeDuplicates)
         if let shift = settings.guideShift { parsed.shiftGuide(byDefault: shift) }
         return parsed
     }
@@ -225,6 +228,7 @@ struct Zapper: ParsableCommand {
         options.state = start.state
         options.crashNotice = start.notice
         options.lineupFromCopy = fetchedLineup.fromCopy
+        options.tunerLimits = parsed.tunerLimits
         if settings.hideDeadChannels { options.hiddenFromPanel = deadChannels(parsed.channels, store: store) }
         let player: Player
         let metrics = settings.metricsListen.map { _ in PlayerMetrics() }

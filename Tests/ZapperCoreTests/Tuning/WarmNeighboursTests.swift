@@ -20,4 +20,18 @@ import ZapperCore
         #expect(WarmNeighbours.allowed([4, 2], playing: 3, limit: 1, host: Self.host) == [4])
         #expect(WarmNeighbours.allowed([5, 2], playing: 1, limit: 1, host: Self.host) == [5])
     }
+
+    /// A network tuner's tuners are its host's limit; with the box's own, the smaller counts.
+    @Test func aTunersCountIsItsHostsLimit() {
+        let tuners = ["provider.example": 2]
+        func limit(_ configured: Int?) -> (String) -> Int? {
+            { WarmNeighbours.limit(for: $0, configured: configured, tuners: tuners) }
+        }
+        #expect(WarmNeighbours.allowed([2, 1], playing: 3, limit: limit(nil), host: Self.host) == [2])
+        #expect(WarmNeighbours.allowed([2, 1], playing: 3, limit: limit(1), host: Self.host) == [])
+        #expect(WarmNeighbours.allowed([2, 1], playing: 3, limit: limit(8), host: Self.host) == [2])
+        // The other host has none of its own.
+        #expect(WarmNeighbours.allowed([4, 2], playing: 3, limit: limit(nil), host: Self.host) == [4, 2])
+        #expect(WarmNeighbours.limit(for: "other.example", configured: 3, tuners: tuners) == 3)
+    }
 }
