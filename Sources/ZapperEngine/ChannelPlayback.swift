@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ZapperCore
 import ZapperHLS
 import ZapperMedia
@@ -20,6 +21,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// How many threads its video decoders get (one, until one is too slow on this box).
     let decoderThreads: DecoderThreads
     let decodeCeiling: DecodeCeiling
+    /// Whether its pictures coded as fields are deinterlaced (`PicturePath`).
+    let deinterlace: DeinterlaceSwitch
     let report: @Sendable (PlaybackNews) -> Void
 
     /// Segments waiting for the decode thread.
@@ -55,8 +58,9 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
                 audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, decodeCeiling: DecodeCeiling = DecodeCeiling(),
-                screen: ScreenSize = ScreenSize(), report: @escaping ChannelReport) {
+                deinterlace: DeinterlaceSwitch = DeinterlaceSwitch(), screen: ScreenSize = ScreenSize(), report: @escaping ChannelReport) {
         self.channel = channel
+        self.deinterlace = deinterlace
         self.decoderThreads = decoderThreads
         self.decodeCeiling = decodeCeiling
         let tracks = ChannelTracks(audioLanguage: audioLanguage)
@@ -120,6 +124,10 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// Its audio languages and subtitles, and the audio asked for.
     let trackState: ChannelTracks
     public var tracks: any ChannelTrackList { trackState }
+    /// Set by the decode thread when a segment carries sound and no picture.
+    let soundOnly = Atomic<Bool>(false)
+    public var isSoundOnly: Bool { soundOnly.load(ordering: .relaxed) }
+    public var soundStart: Double? { samples.firstTime }
     /// The chosen closed captions, decoded from the pictures.
     let captionFeed = CaptionFeed()
     public func chooseCaptions(_ channel: CaptionChannel?) { captionFeed.choose(channel) }

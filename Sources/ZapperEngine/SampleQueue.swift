@@ -12,6 +12,7 @@ final class SampleQueue: @unchecked Sendable {
     private var currentSerial = 0
     private var aborted = false
     private var lastTake: Double?
+    private var firstPush: Double?
     let maxSeconds: Double
     let sampleRate: Int
     /// Called (outside the lock) when a take leaves the queue dry: the picture queue may stop waiting for room.
@@ -36,8 +37,12 @@ final class SampleQueue: @unchecked Sendable {
         while run.waitingSeconds >= maxSeconds && wanted() { condition.wait() }
         guard wanted() else { return false }
         run.append(block, at: time)
+        if firstPush == nil, time.isFinite { firstPush = time }
         return true
     }
+
+    /// The timeline time of the first sound queued (nil before any).
+    var firstTime: Double? { condition.withLock { firstPush } }
 
     /// The timeline time the output took from last: what is heard about now (nil before any take).
     var heard: Double? { condition.withLock { lastTake } }

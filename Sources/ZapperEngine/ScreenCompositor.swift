@@ -58,6 +58,13 @@ public final class ScreenCompositor: Screen {
         videoChanged = true
     }
 
+    public func clearPicture() {
+        guard picture != nil || pictureInBuffer else { return }
+        picture = nil
+        pictureInBuffer = false
+        videoChanged = true
+    }
+
     public func compose(_ layers: [OverlayLayer]) throws -> Bool {
         if output.width != overlay.width || output.height != overlay.height { resize() }
         if !warmedUp { warmUp() }

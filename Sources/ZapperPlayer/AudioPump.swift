@@ -67,6 +67,9 @@ final class AudioPump: @unchecked Sendable {
 
     private func wall() -> Double { wallClock.monotonic }
 
+    /// Silence stands in for the playing channel's sound now (its queue ran dry).
+    var isStarved: Bool { lock.withLock { starved } }
+
     /// The rate the pump writes at (every device is opened at it; ALSA's plug layer converts).
     static let sampleRate = 48_000
     var sampleRate: Int { Self.sampleRate }

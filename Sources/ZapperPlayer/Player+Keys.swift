@@ -67,7 +67,8 @@ extension Player {
 
     private func press(_ action: Action, now: Int, held: Bool, arrived: Int? = nil) {
         if let delta = flipDelta(action) {
-            tuner.flipRing = options.config.flipWithin.ring(from: tuner.view.target, lineup: lineup, favourites: favourites)
+            tuner.flipRing = options.config.flipWithin.ring(from: tuner.view.target, lineup: lineup, favourites: favourites,
+                                                             radio: options.config.flipRadio)
             apply(tuner.handle(.flip(delta: delta, held: held), now: now, pressedAt: arrived))
             return
         }

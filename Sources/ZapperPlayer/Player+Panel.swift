@@ -52,7 +52,7 @@ extension Player {
         panel.update(itemCount: audio.count, selected: audio.firstIndex(where: \.isCurrent), for: .audio)
         let subtitles = subtitleChoices()
         panel.update(itemCount: subtitles.count, selected: subtitles.firstIndex(where: \.isCurrent), for: .subtitles)
-        panel.update(itemCount: PictureMode.allCases.count, selected: PictureMode.allCases.firstIndex(of: screen.pictureMode),
+        panel.update(itemCount: pictureChoices().count, selected: PictureMode.allCases.firstIndex(of: screen.pictureMode),
                      for: .picture)
         panel.update(itemCount: 1, selected: 0, for: .guide)
     }
@@ -63,10 +63,17 @@ extension Player {
             guard panelOrder.indices.contains(index) else { return }
             apply(tuner.handle(.select(panelOrder[index].number), now: now))
         case .picture:
-            let mode = PictureMode.allCases[index]
-            screen.pictureMode = mode
-            keeper.change { $0.picture = mode }
-            log.emit(.picture(mode: mode.rawValue))
+            if PictureMode.allCases.indices.contains(index) {
+                let mode = PictureMode.allCases[index]
+                screen.pictureMode = mode
+                keeper.change { $0.picture = mode }
+                log.emit(.picture(mode: mode.rawValue))
+            } else if DeinterlaceMode.allCases.indices.contains(index - PictureMode.allCases.count) {
+                let mode = DeinterlaceMode.allCases[index - PictureMode.allCases.count]
+                ports.channels.setDeinterlace(mode)
+                keeper.change { $0.deinterlace = mode }
+                log.emit(.deinterlace(mode: mode.rawValue))
+            }
         case .audio:
             chooseAudio(index)
         case .subtitles:
@@ -90,13 +97,19 @@ extension Player {
         case .audio: page = .choices(audioChoices())
         case .subtitles: page = .choices(subtitleChoices())
         case .picture:
-            page = .choices(PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) })
+            page = .choices(pictureChoices())
         case .guide:
             page = .choices([PanelChoice(label: Self.openGuideLabel, isCurrent: false)])
         case .phone:
             page = .phone(currentPhoneInvite())
         }
         return PanelContent(tabs: panel.tabs, selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
+    }
+
+    /// The Picture tab: how the picture fills the screen, then Deinterlace.
+    private func pictureChoices() -> [PanelChoice] {
+        PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) }
+            + DeinterlaceMode.allCases.map { PanelChoice(label: "Deinterlace: \($0.title)", isCurrent: $0 == keeper.state.deinterlace) }
     }
 
     /// The Phone tab's link, asked for again when 5 s old (the box's address may have changed).

@@ -31,7 +31,8 @@ extension Player {
             guard channels[number] != nil else { return .refused("no channel \(number) in the lineup") }
             apply(tuner.handle(.select(number), now: now, pressedAt: now))
         case .next, .previous:
-            tuner.flipRing = options.config.flipWithin.ring(from: tuner.view.target, lineup: lineup, favourites: favourites)
+            tuner.flipRing = options.config.flipWithin.ring(from: tuner.view.target, lineup: lineup, favourites: favourites,
+                                                             radio: options.config.flipRadio)
             apply(tuner.handle(.flip(delta: command == .next ? 1 : -1, held: false), now: now, pressedAt: now))
         case .key(let name):
             guard keys.keymap[name] != nil || name.hasPrefix("SWIPE_") && Keymap.isKeyName(name) else {

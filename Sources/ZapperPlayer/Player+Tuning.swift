@@ -62,6 +62,10 @@ extension Player {
         log.emit(.tune(channel: channel.number, channelName: channel.name, reason: reason, warm: warmed != nil))
         // Noted before it plays: if this channel ends the run, the next start knows which it was.
         keeper.change { $0.tuning = channel.stateKey }
+        // Neighbours of the channel left behind stop now, not at the new one's first picture:
+        // their fetches would share the line with the tune's (its neighbours start after it shows),
+        // and before it starts, so that a network tuner has a tuner free for it.
+        if let wanted = wantedNeighbours(around: channel.number) { stopNeighbours(except: wanted) }
         if let warmed {
             warmed.promote(serial: serial)
             playback = warmed
@@ -70,18 +74,16 @@ extension Player {
             self.playback = playback
             playback.start()
         }
-        // Neighbours of the channel left behind stop now, not at the new one's first picture:
-        // their fetches would share the line with the tune's (its neighbours start after it shows).
-        if let wanted = wantedNeighbours(around: channel.number) { stopNeighbours(except: wanted) }
     }
 
     private func makePlayback(_ channel: LineupChannel, serial: Int?) -> any ChannelStream {
         let log = self.log
         let inbox = self.newsPoster
+        let tuners = options.tunerLimits
         return ports.channels.open(channel, serial: serial, audioLanguage: keeper.state.audio[channel.stateKey]) { news, serial in
             switch news {
             case .failed(let failure):
-                inbox(.failed(serial: serial, channel: channel.number, failure))
+                inbox(.failed(serial: serial, channel: channel.number, NetworkTuner.explain(failure, url: channel.url, limits: tuners)))
             case .audioFailed(let failure):
                 log.emit(.audioFailed(channel: channel.number, failure))
             case .cue(let cue):
@@ -112,7 +114,9 @@ extension Player {
         let quarantined = options.crashNotice?.quarantined ?? []
         let candidates = [tuner.channels[(index + 1) % count], tuner.channels[(index - 1 + count) % count]]
             .filter { !quarantined.contains($0) }
-        return Set(WarmNeighbours.allowed(candidates, playing: number, limit: options.config.network.connectionsPerHost) {
+        let configured = options.config.network.connectionsPerHost, tuners = options.tunerLimits
+        return Set(WarmNeighbours.allowed(candidates, playing: number,
+                                          limit: { WarmNeighbours.limit(for: $0, configured: configured, tuners: tuners) }) {
             channels[$0]?.playing(source: tuner.source(of: $0)).url.host?.lowercased()
         })
     }
@@ -168,7 +172,8 @@ extension Player {
         var firstPicture: (serial: Int, time: Double, still: Bool)?
         var clockStart: Double?
         var scaleNanoseconds: UInt64 = 0
-        if let playback, watchForStarvation(playback, now: now) {
+        // A radio channel has no picture to present or watch (`Player+Radio`).
+        if let playback, !isRadio(playback), watchForStarvation(playback, now: now) {
             // A picture is due when its time falls before the middle of this vblank's interval.
             // After a still first picture, the next one is shown when it comes, and starts the clock.
             let heard = awaitingFirstPicture || stillShown == playback.serial ? nil : audio.clock
@@ -215,7 +220,7 @@ extension Player {
                                          cardNote: notices.hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
                                          volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil,
-                                         offline: isOffline)
+                                         offline: isOffline, radio: radioScreen(at: date, now: now))
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool
@@ -276,6 +281,6 @@ extension Player {
 
     func identity(of number: Int) -> ChannelIdentity {
         guard let channel = channels[number] else { return ChannelIdentity(number: number, name: "") }
-        return ChannelIdentity(number: number, name: channel.name, logoPNG: logos.png(for: channel))
+        return ChannelIdentity(number: number, name: channel.name, logoPNG: logos.png(for: channel), isRadio: channel.isRadio)
     }
 }

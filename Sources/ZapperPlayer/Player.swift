@@ -42,6 +42,8 @@ public final class Player {
         /// The lineup is the copy kept from an earlier fetch (none worked at start): until
         /// `lineupFetched`, the box counts as offline.
         public var lineupFromCopy = false
+        /// The most streams a host serves at once (`Lineup.tunerLimits`: a network tuner's tuners).
+        public var tunerLimits: [String: Int] = [:]
         public init() {}
     }
 
@@ -140,6 +142,8 @@ public final class Player {
     var firstPictureSize = (width: 0, height: 0)
     /// The tune whose first picture was a still (`TimedPicture.isStill`) and whose clock waits for its next one.
     var stillShown: Int?
+    /// A playing radio channel's silence (`Player+Radio`).
+    var soundWatch = SoundWatch()
     let keeper: StateKeeper
     /// The status a fleet watches (`Player+Remote`).
     let status = StatusBoard()
@@ -175,6 +179,7 @@ public final class Player {
         lineupFromCopy = options.lineupFromCopy
         keeper = StateKeeper(store: ports.stateStore, state: options.state)
         screen.pictureMode = options.state.picture
+        ports.channels.setDeinterlace(options.state.deinterlace)
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
         tuner = Tuner(channels: lineup.map(\.number), start: start, settings: options.tuner,
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
@@ -254,6 +259,7 @@ public final class Player {
         keeper.flush(now: now)
         screen.output.serviceEvents()
         if !ports.audioThread { audio.step() }
+        radioTick(now: now)
         let presented = inStandby ? presentStandby() : presentFrame()
         offlineTick(now: now)
         publishStatus(now: now)

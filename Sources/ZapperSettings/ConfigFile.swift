@@ -31,6 +31,8 @@ import ZapperCore
 /// # What CH± steps through: "all", "favourites" (all while there are none) or "group"
 /// # (the group-title of the channel on screen).
 /// flip-within = "all"
+/// # CH± steps onto radio channels (radio="true" in the lineup) too; false skips them (typed numbers still reach them).
+/// flip-radio = true
 ///
 /// [parental]
 /// # The highest rating watched without the PIN: an age (12) or a rating
@@ -150,7 +152,7 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within",
+            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within", "flip-radio",
                                               "parental", "signage", "network", "sound", "schedule", "metrics", "mqtt", "api"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
@@ -169,6 +171,7 @@ public enum ConfigFile {
             }
             config.mergeDuplicates = bool(root, "merge-duplicates", section: nil) ?? true
             config.hideDeadChannels = bool(root, "hide-dead-channels", section: nil) ?? false
+            config.flipRadio = bool(root, "flip-radio", section: nil) ?? true
             if let within = string(root, "flip-within", section: nil) {
                 if let choice = FlipWithin(rawValue: within) {
                     config.flipWithin = choice

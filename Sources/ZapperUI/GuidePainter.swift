@@ -95,7 +95,7 @@ extension OverlayPainter {
         draw((row.favourite ? "★ " : "") + String(row.channel.number), Font(size: 23, weight: PANGO_WEIGHT_BOLD),
              in: Rect(x: textX, y: channel.minY + units(6), width: textWidth, height: channel.height / 2 - units(6)),
              row.playing ? OverlayStyle.liveAccent : OverlayStyle.secondaryText)
-        draw(row.channel.name, Font(size: 26, weight: PANGO_WEIGHT_BOLD),
+        draw(row.channel.listedName, Font(size: 26, weight: PANGO_WEIGHT_BOLD),
              in: Rect(x: textX, y: channel.midY, width: textWidth, height: channel.height / 2 - units(8)), OverlayStyle.primaryText)
         for cell in row.cells {
             let from = frame.grid.minX + frame.grid.width * cell.from, to = frame.grid.minX + frame.grid.width * cell.to

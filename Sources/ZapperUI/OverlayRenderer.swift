@@ -193,6 +193,8 @@ public final class OverlayRenderer {
             painter.volume(level)
         case .offline:
             painter.offlineBadge()
+        case .radio(let screen, _):
+            painter.radio(screen, logo: logo(screen.channel))
         case .guide(let content, _):
             if guideCanvas == nil { guideCanvas = GuideCanvas(layout: layout) }
             guard let canvas = guideCanvas else { return painter.guideGrid(content, logo: logo) }

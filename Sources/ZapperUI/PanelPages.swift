@@ -48,12 +48,13 @@ extension OverlayPainter {
         // at least 460 units and as much of 60 % of the row as it needs; the programme the rest.
         let nameFont = Font(size: 30, weight: PANGO_WEIGHT_BOLD)
         let free = row.width / layout.scale - 244 - 60
+        let name = line.channel.listedName
         guard let now = line.now else {
-            draw(line.channel.name, nameFont, in: column(244, free), OverlayStyle.primaryText)
+            draw(name, nameFont, in: column(244, free), OverlayStyle.primaryText)
             return
         }
-        let nameWidth = min(max(460, measure(line.channel.name, nameFont) / layout.scale + 8), max(460, free * 0.6))
-        draw(line.channel.name, nameFont, in: column(244, nameWidth), OverlayStyle.primaryText)
+        let nameWidth = min(max(460, measure(name, nameFont) / layout.scale + 8), max(460, free * 0.6))
+        draw(name, nameFont, in: column(244, nameWidth), OverlayStyle.primaryText)
         let start = 244 + nameWidth + 20
         draw(now, Font(size: 26), in: column(start, row.width / layout.scale - start - 60), OverlayStyle.secondaryText)
     }

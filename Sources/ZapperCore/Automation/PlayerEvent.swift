@@ -31,6 +31,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case subtitles(channel: Int, language: String)
     case subtitle(channel: Int, text: String)
     case picture(mode: String)
+    /// Deinterlace was set in the Picture tab (`auto` or `off`).
+    case deinterlace(mode: String)
     case locked(channel: Int, rating: String)
     case pinRejected(channel: Int, triesLeft: Int, lockoutSeconds: Int?)
     case unlocked(channel: Int, reason: String)
@@ -109,6 +111,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .subtitles: .subtitles
         case .subtitle: .subtitle
         case .picture: .picture
+        case .deinterlace: .deinterlace
         case .locked: .locked
         case .pinRejected: .pinRejected
         case .unlocked: .unlocked
@@ -155,7 +158,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .audio(channel, language), let .subtitles(channel, language):
             [("channel", .int(channel)), ("language", .string(language))]
         case let .subtitle(channel, text): [("channel", .int(channel)), ("text", .string(text))]
-        case let .picture(mode): [("mode", .string(mode))]
+        case let .picture(mode), let .deinterlace(mode): [("mode", .string(mode))]
         case let .locked(channel, rating): [("channel", .int(channel)), ("rating", .string(rating))]
         case let .pinRejected(channel, triesLeft, lockout):
             [("channel", .int(channel)), ("tries_left", .int(triesLeft))] + (lockout.map { [("lockout_s", .int($0))] } ?? [])
@@ -199,7 +202,7 @@ public enum PlayerEvent: Sendable, Equatable {
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
     case key, tune, stalled, frozen, black, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
-    case reminder, schedule, standby
+    case reminder, schedule, standby, deinterlace
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

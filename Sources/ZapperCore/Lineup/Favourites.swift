@@ -41,7 +41,17 @@ public enum FlipWithin: String, Sendable, Equatable, CaseIterable {
     case group
 
     /// The channels a flip from `target` steps through, in lineup order; nil: all of them.
-    public func ring(from target: Int, lineup: [LineupChannel], favourites: Favourites) -> [Int]? {
+    /// Without `radio`, radio channels are left out (unless nothing would be left).
+    public func ring(from target: Int, lineup: [LineupChannel], favourites: Favourites, radio: Bool = true) -> [Int]? {
+        let ring = withRadio(from: target, lineup: lineup, favourites: favourites)
+        guard !radio else { return ring }
+        let radios = Set(lineup.filter(\.isRadio).map(\.number))
+        guard !radios.isEmpty else { return ring }
+        let left = (ring ?? lineup.map(\.number)).filter { !radios.contains($0) }
+        return left.isEmpty ? ring : left
+    }
+
+    private func withRadio(from target: Int, lineup: [LineupChannel], favourites: Favourites) -> [Int]? {
         switch self {
         case .all: return nil
         case .favourites:

@@ -50,6 +50,12 @@ public struct LineupChannel: Sendable, Equatable {
         self.backups = backups
     }
 
+    /// A radio channel: sound, no picture (`radio="true"` on its `#EXTINF`, as Kodi's lineups mark them).
+    public var isRadio: Bool {
+        guard let value = attributes["radio"]?.trimmedSpaces.lowercased() else { return false }
+        return value == "true" || value == "1" || value == "yes"
+    }
+
     /// The name the guide may know it by when its `tvg-id` is not there: `tvg-name`, else its name.
     public var guideName: String { attributes["tvg-name"].flatMap { $0.isEmpty ? nil : $0 } ?? name }
 
@@ -105,11 +111,15 @@ public struct Lineup: Sendable, Equatable {
     public var guideURLs: [URL]
     /// Lines that were skipped or corrected, with the reason.
     public var problems: [InputProblem]
+    /// The most streams a host serves at once, by its lower-cased name: a network tuner's
+    /// tuners (an HDHomeRun's `TunerCount`). Hosts not listed have no limit of their own.
+    public var tunerLimits: [String: Int]
 
-    public init(channels: [LineupChannel], guideURLs: [URL] = [], problems: [InputProblem] = []) {
+    public init(channels: [LineupChannel], guideURLs: [URL] = [], problems: [InputProblem] = [], tunerLimits: [String: Int] = [:]) {
         self.channels = channels.sorted { $0.number < $1.number }
         self.guideURLs = guideURLs
         self.problems = problems
+        self.tunerLimits = tunerLimits
     }
 
     public func channel(number: Int) -> LineupChannel? {

@@ -8,12 +8,18 @@ public struct ChannelIdentity: Sendable, Equatable {
     /// The logo as PNG bytes, if one was fetched. Missing or broken bytes
     /// are drawn as a round badge with the channel's initials.
     public var logoPNG: [UInt8]?
+    /// A radio channel: the channel list and the guide mark it.
+    public var isRadio: Bool
 
-    public init(number: Int, name: String, logoPNG: [UInt8]? = nil) {
+    public init(number: Int, name: String, logoPNG: [UInt8]? = nil, isRadio: Bool = false) {
         self.number = number
         self.name = name
         self.logoPNG = logoPNG
+        self.isRadio = isRadio
     }
+
+    /// The name as the channel list and the guide write it: a radio channel's after a note (♪).
+    public var listedName: String { isRadio ? "\u{266A} \(name)" : name }
 }
 
 /// One programme of the guide, with times already formatted by the caller
@@ -145,6 +151,8 @@ public enum OverlayLayer: Sendable, Equatable {
     /// A small "Offline" pill in the top right corner of the safe area while copies kept from
     /// earlier fetches stand in for the lineup, the guide or logos.
     case offline(appearance: Double)
+    /// A radio channel's screen (`RadioScreen`): its card, drifting, over the black screen.
+    case radio(RadioScreen, appearance: Double)
     /// Standby: the whole screen black.
     case blank
 
@@ -153,7 +161,7 @@ public enum OverlayLayer: Sendable, Equatable {
         switch self {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
              .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a),
-             .offline(let a):
+             .offline(let a), .radio(_, let a):
             a
         case .blank: 1
         }

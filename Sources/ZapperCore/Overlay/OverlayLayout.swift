@@ -88,12 +88,26 @@ public struct OverlayLayout: Sendable, Equatable {
         let panel = Rect(x: safe.midX - units(size.width) / 2,
                          y: safe.maxY - units(96 + size.height) + slide(appearance),
                          width: units(size.width), height: units(size.height))
-        return Card(panel: panel, cornerRadius: units(30),
-                    logo: inside(panel, 40, 60, Self.largestLogoSide, Self.largestLogoSide),
-                    header: inside(panel, 260, 34, 640, 92),
-                    divider: inside(panel, 260, 142, 740, 2),
-                    rows: [inside(panel, 260, 164, 740, 46), inside(panel, 260, 218, 740, 46)],
-                    status: inside(panel, 944, 40, 56, 56))
+        return card(in: panel)
+    }
+
+    /// The card's parts inside its panel.
+    private func card(in panel: Rect) -> Card {
+        Card(panel: panel, cornerRadius: units(30),
+             logo: inside(panel, 40, 60, Self.largestLogoSide, Self.largestLogoSide),
+             header: inside(panel, 260, 34, 640, 92),
+             divider: inside(panel, 260, 142, 740, 2),
+             rows: [inside(panel, 260, 164, 740, 46), inside(panel, 260, 218, 740, 46)],
+             status: inside(panel, 944, 40, 56, 56))
+    }
+
+    /// A radio channel's card: the loading card's size and parts, placed by its drift in the
+    /// upper two thirds of the safe area (the lower third stays for cards, banners and subtitles).
+    public func radio(_ screen: RadioScreen) -> Card {
+        let size = (width: units(1040), height: units(300))
+        let room = (x: max(0, (safe.width - size.width) / 2), y: max(0, (safe.height * 2 / 3 - size.height) / 2))
+        return card(in: Rect(x: safe.midX - size.width / 2 + room.x * screen.driftX,
+                             y: safe.minY + room.y * (1 + screen.driftY), width: size.width, height: size.height))
     }
 
     // MARK: Banner after a zap
@@ -193,6 +207,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .subtitles: subtitles().band
         case .volume(_, let appearance): volume(appearance: appearance).panel
         case .offline(let appearance): offlineBadge(appearance: appearance)
+        case .radio(let screen, _): radio(screen).panel
         }
     }
 

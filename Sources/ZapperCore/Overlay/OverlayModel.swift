@@ -11,6 +11,7 @@ public struct OverlayModel {
     private var subtitles = Presence<[String]>()
     private var volume = Presence<VolumeLevel>()
     private var offline = Presence<Bool>()
+    private var radio = Presence<RadioScreen>()
 
     public init() {}
 
@@ -30,9 +31,13 @@ public struct OverlayModel {
         public var volume: VolumeLevel?
         /// Copies of earlier fetches stand in for the lineup, the guide or logos.
         public var offline = false
+        /// The radio channel playing, in place of a picture.
+        public var radio: RadioScreen?
 
         public init(panel: PanelContent? = nil, hint: String? = nil, guide: GuideGridContent? = nil, cardNote: String? = nil,
-                    locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil, offline: Bool = false) {
+                    locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil, offline: Bool = false,
+                    radio: RadioScreen? = nil) {
+            self.radio = radio
             self.panel = panel
             self.hint = hint
             self.guide = guide
@@ -44,7 +49,7 @@ public struct OverlayModel {
         }
     }
 
-    /// Bottom to top: the locked card (it hides the picture), subtitles, the logo bug,
+    /// Bottom to top: a radio channel's card (in place of the picture), the locked card (it hides the picture), subtitles, the logo bug,
     /// banner, interstitial, digits, the hint, the offline badge, the panel, and the volume over everything
     /// (a volume key works with the panel up, and the level is shown over it).
     public mutating func layers(_ view: TunerView, now: Int, identity: (Int) -> ChannelIdentity,
@@ -64,6 +69,7 @@ public struct OverlayModel {
         }
         // One thing at a time in the lower third: the banner waits for the card to be gone.
         var layers: [OverlayLayer] = []
+        if let (content, appearance) = radio.update(extras.radio, now: now) { layers.append(.radio(content, appearance: appearance)) }
         if let locked = extras.locked { layers.append(.locked(locked, appearance: 1)) }
         let panelUp = extras.panel != nil
         let shownCard = card.update(wantedCard, now: now)
@@ -72,7 +78,8 @@ public struct OverlayModel {
             return ChannelBanner(channel: identity(banner.channel), now: guide.now, progress: guide.progress, next: guide.next)
         } : nil
         let shownBanner = banner.update(wantedBanner, now: now)
-        let wantedBug = shownCard == nil && shownBanner == nil && !panelUp ? view.tuned.map(identity) : nil
+        // A radio channel's card shows its logo already.
+        let wantedBug = shownCard == nil && shownBanner == nil && !panelUp && extras.radio == nil ? view.tuned.map(identity) : nil
         // Subtitles give way to whatever else uses the lower third.
         let wantedSubtitles = extras.subtitles.isEmpty || shownCard != nil || shownBanner != nil || panelUp || extras.locked != nil
             ? nil : extras.subtitles

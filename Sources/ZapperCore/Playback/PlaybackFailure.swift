@@ -30,6 +30,10 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case decode
         /// No picture came in time.
         case noPicture
+        /// A radio channel's sound stopped (it has no picture to watch).
+        case noSound
+        /// A network tuner (an HDHomeRun) answered that all its tuners (this many) are streaming.
+        case tunersBusy(Int)
         /// Not fetched by policy: a scheme other than http(s), a local address, an https→http redirect.
         case refused
         /// The https server's certificate was not accepted, and why.
@@ -40,7 +44,7 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case other
 
         /// What has a playing channel tuned again (`TunerInput.failed`): its picture stopped, froze or went black.
-        public var retunesWhilePlaying: Bool { self == .frozen || self == .frozenPicture || self == .blackPicture }
+        public var retunesWhilePlaying: Bool { self == .frozen || self == .frozenPicture || self == .blackPicture || self == .noSound }
     }
 
     public var kind: Kind
@@ -80,6 +84,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .frozenPicture: "The channel's picture froze"
         case .blackPicture: "The channel's picture is black"
         case .noPicture: "No picture from the channel"
+        case .noSound: "No sound from the channel"
+        case .tunersBusy(let count): "The tuner is busy: all \(count) of its tuners are in use"
         case .refused: "The channel's address is not allowed"
         case .certificate(let problem): problem.words
         case .noSuchChannel(let number): "No channel \(number)"
@@ -104,6 +110,8 @@ public struct PlaybackFailure: Error, Sendable, Hashable, CustomStringConvertibl
         case .unsupported: "unsupported"
         case .decode: "decode"
         case .noPicture: "no-picture"
+        case .noSound: "no-sound"
+        case .tunersBusy: "tuners-busy"
         case .refused: "refused"
         case .certificate(let problem): "certificate-\(problem.rawValue)"
         case .noSuchChannel: "no-such-channel"

@@ -9,10 +9,13 @@ public protocol ChannelSource: Sendable {
     func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream
     /// The bytes every warm neighbour has fetched since the start: what keeping them costs the line.
     var warmNeighbourBytes: Int { get }
+    /// Deinterlace: Auto or Off, for every stream from its next picture.
+    func setDeinterlace(_ mode: DeinterlaceMode)
 }
 
 extension ChannelSource {
     public var warmNeighbourBytes: Int { 0 }
+    public func setDeinterlace(_ mode: DeinterlaceMode) {}
 }
 
 /// What a stream tells the player, with the tune it serves.
@@ -60,12 +63,18 @@ public protocol ChannelStream: AnyObject, Sendable {
     func chooseCaptions(_ channel: CaptionChannel?)
     /// The lines of the chosen captions on screen at timeline time `time` (empty: none).
     func captionLines(at time: Double) -> [String]
+    /// The timeline time of its first decoded sound; nil before any.
+    var soundStart: Double? { get }
+    /// Its stream turned out to carry sound and no picture (a radio channel).
+    var isSoundOnly: Bool { get }
 }
 
 extension ChannelStream {
     /// A stream without closed captions.
     public func chooseCaptions(_ channel: CaptionChannel?) {}
     public func captionLines(at time: Double) -> [String] { [] }
+    public var soundStart: Double? { nil }
+    public var isSoundOnly: Bool { false }
 }
 
 /// A decoded picture, opaque to the player: the screen that came with the source draws it.

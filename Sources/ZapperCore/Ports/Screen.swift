@@ -9,6 +9,8 @@ public protocol Screen: AnyObject {
     var pictureMode: PictureMode { get set }
     /// Puts a picture on screen at the next `compose`.
     func show(_ picture: any VideoPicture) throws
+    /// Black where the picture was, from the next `compose` (a radio channel has none).
+    func clearPicture()
     /// Draws and presents a frame when the picture or the overlay changed; true when it did.
     func compose(_ layers: [OverlayLayer]) throws -> Bool
     /// What the screen shows now, as a PNG at `path`.

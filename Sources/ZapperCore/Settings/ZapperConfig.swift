@@ -19,6 +19,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var hideDeadChannels = false
     /// Which channels CH± steps through.
     public var flipWithin = FlipWithin.all
+    /// CH± steps onto radio channels too (`flip-radio`); false skips them.
+    public var flipRadio = true
     public var parental: Parental
     public var signage: Signage
     public var network = Network()

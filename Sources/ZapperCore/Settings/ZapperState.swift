@@ -33,6 +33,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     /// A channel not listed uses the stream's default.
     public var subtitles: [String: String]
     public var picture: PictureMode
+    /// Deinterlace (the Picture tab): Auto, or Off.
+    public var deinterlace: DeinterlaceMode
     /// A run is under way: set at start, cleared at a clean exit. Found set at
     /// start, the run before ended uncleanly (a crash, a kill, a power cut).
     public var running: Bool
@@ -64,6 +66,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         self.audio = audio
         self.subtitles = subtitles
         self.picture = picture
+        deinterlace = .auto
         running = false
         tuning = nil
         uncleanExits = []
@@ -78,7 +81,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, deinterlace, running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
     }
 
     public init(from decoder: any Decoder) throws {
@@ -92,6 +95,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         audio = try container.decodeIfPresent([String: String].self, forKey: .audio) ?? [:]
         subtitles = try container.decodeIfPresent([String: String].self, forKey: .subtitles) ?? [:]
         picture = try container.decodeIfPresent(PictureMode.self, forKey: .picture) ?? defaults.picture
+        deinterlace = (try? container.decodeIfPresent(DeinterlaceMode.self, forKey: .deinterlace)) ?? defaults.deinterlace
         // The crash-loop record and the PIN lockout are best effort: a bad entry is dropped, not the state.
         running = (try? container.decodeIfPresent(Bool.self, forKey: .running)) ?? false
         tuning = try? container.decodeIfPresent(String.self, forKey: .tuning)

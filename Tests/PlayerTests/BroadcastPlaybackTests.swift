@@ -1,0 +1,173 @@
+import Foundation
+import OriginKit
+import Testing
+import TestSupport
+import ZapperCore
+
+/// Broadcast as a headend or a tuner hands it over, through the real binary: interlaced
+/// channels deinterlaced at field rate (no comb on the moving bar; Deinterlace Off combs),
+/// anamorphic pictures at their shape (the bars where they belong and nowhere else), a radio
+/// channel presented by its sound, and an HDHomeRun's lineup played within its two tuners.
+extension ZapperPlaybackTests {
+    func broadcast(_ number: Int) throws -> BroadcastChannel {
+        try #require(try Repo.catalog().broadcastChannel(number: number))
+    }
+
+    func rawLineup(_ numbers: [Int], port: Int, radioMarked: Bool = true) throws -> String {
+        try "#EXTM3U\n" + numbers.map { number in
+            let channel = try broadcast(number)
+            let radio = channel.isRadio && radioMarked ? " radio=\"true\"" : ""
+            return "#EXTINF:-1 tvg-chno=\"\(number)\"\(radio),\(channel.name)\nhttp://127.0.0.1:\(port)/broadcast/\(number).ts\n"
+        }.joined()
+    }
+
+    /// The strongest of every channel's tones (the demo's and the broadcast ones) in `left`.
+    func strongestBroadcastTone(_ left: [Float]) throws -> Double? {
+        let catalog = try Repo.catalog()
+        let tones = catalog.channels.flatMap { $0.audio.map { Double($0.toneHz) } }
+            + catalog.broadcastChannels.flatMap { $0.audio.map { Double($0.toneHz) } }
+        return tones.max { goertzelPower(left, frequency: $0, sampleRate: 48_000) < goertzelPower(left, frequency: $1, sampleRate: 48_000) }
+    }
+
+    /// A snapshot's pixels as RGB24, with its size.
+    func rgb(_ path: String) async throws -> [UInt8] {
+        let raw = try await Tool.run("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        try #require(raw.status == 0, "\(raw.stderr)")
+        return [UInt8](raw.stdout)
+    }
+
+    /// A state directory whose state says Deinterlace: Off.
+    func stateWithDeinterlaceOff() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-deint-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var state = ZapperState()
+        state.deinterlace = .off
+        try state.encoded().write(to: directory.appendingPathComponent("state.json"))
+        return directory
+    }
+
+    /// 1080i25 H.264 (MBAFF) and 576i25 MPEG-2 at their own size, rows one to one: at field rate
+    /// (pictures timed between two frames are presented), the moving bar's edge straight; with
+    /// Deinterlace Off, woven frames whose edge combs, at frame rate. (Pictures dropped at field
+    /// rate are `make bench`'s measure, on a release build.)
+    @Test(arguments: [(101, "1920x1080"), (102, "1024x576")])
+    func interlacedChannelsAreDeinterlacedAtFieldRate(number: Int, size: String) async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = try broadcast(number)
+        let video = try #require(channel.video)
+        let frameRate = try #require(video.frameRate)
+        let perSecond = Double(frameRate.numerator) / Double(frameRate.denominator)
+        let (width, height) = (Int(size.split(separator: "x")[0])!, Int(size.split(separator: "x")[1])!)
+        // Rows where the bar moves and no banner is (it leaves after 4 s; the snapshot is later anyway).
+        let rows = Int(Double(height) * 0.64)..<Int(Double(height) * 0.76)
+        let off = try stateWithDeinterlaceOff()
+        defer { try? FileManager.default.removeItem(at: off) }
+        for deinterlaced in [true, false] {
+            let arguments = ["--channel", "\(number)", "--size", size, "--trace-frames"] + (deinterlaced ? [] : ["--state-dir", off.path])
+            let run = try await runZapper(lineup: try rawLineup([number], port: origin.port), arguments: arguments, script: """
+                wait-event first-frame 20000
+                wait 5000
+                snapshot $DIR/picture.png
+                quit
+                """)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
+            // The presented pictures' own times: at field rate, half of them fall between two frames'
+            // times (a second field), whatever a busy debug build drops on the way to the screen.
+            let frameMs = 1000 / perSecond
+            let first = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
+            let presented = run.named(.frame).filter { ($0["t_ms"] as? Int ?? 0) >= first + 1000 }.compactMap { $0["pts_ms"] as? Int }
+            #expect(presented.count > 50, "\(presented.count) pictures presented")
+            let origin = Double(presented.first ?? 0)
+            let between = presented.filter { abs((Double($0) - origin).truncatingRemainder(dividingBy: frameMs) - frameMs / 2) < 3 }.count
+            let share = Double(between) / Double(max(presented.count, 1))
+            if deinterlaced {
+                #expect(share > 0.3, "channel \(number): \(Int(share * 100)) % of the pictures are second fields")
+            } else {
+                #expect(share < 0.05, "channel \(number): \(Int(share * 100)) % second fields with Deinterlace Off")
+            }
+            let path = try #require(run.named(.snapshot).first?["path"] as? String)
+            let comb = try #require(combOffset(rgb: try await rgb(path), width: width, height: height, rows: rows), "no bar in \(path)")
+            if deinterlaced {
+                #expect(comb < 1.5, "channel \(number) combs by \(comb) px deinterlaced")
+            } else {
+                #expect(comb > 4, "channel \(number) combs by only \(comb) px with Deinterlace Off")
+            }
+            let left = leftSamples(run)
+            #expect(try strongestBroadcastTone(Array(left.suffix(2 * 48_000))) == Double(channel.audio[0].toneHz))
+        }
+    }
+
+    /// At 640x360 (16:9): 720x576 with SAR 64:45 and 1440x1080 with SAR 4:3 fill the screen;
+    /// 720x576 with SAR 16:15 (4:3) is pillarboxed, 80 pixels of black a side and nothing else.
+    @Test(arguments: [(102, 0), (103, 0), (104, 80)])
+    func anamorphicPicturesKeepTheirShape(number: Int, bar: Int) async throws {
+        let origin = try OriginProcess.shared.get()
+        let colour = try #require(try broadcast(number).rgb)
+        let run = try await runZapper(lineup: try rawLineup([number], port: origin.port), arguments: ["--channel", "\(number)"], script: """
+            wait-event first-frame 20000
+            wait 5000
+            snapshot $DIR/shape.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        func isChannel(_ seen: (Int, Int, Int)) -> Bool {
+            abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue)) < 45
+        }
+        func isBlack(_ seen: (Int, Int, Int)) -> Bool { seen.0 + seen.1 + seen.2 < 30 }
+        // Rows below the logo bug and above the moving bar: the channel's colour, or the bars' black.
+        let band = (top: 120.0, height: 80.0)
+        let left = try await medianColour(path, crop: Rect(x: 2, y: band.top, width: 24, height: band.height))
+        let right = try await medianColour(path, crop: Rect(x: 614, y: band.top, width: 24, height: band.height))
+        let inside = try await medianColour(path, crop: Rect(x: Double(bar) + 10, y: band.top, width: Double(620 - 2 * bar), height: band.height))
+        #expect(isChannel(inside), "channel \(number): \(inside) inside the picture")
+        if bar == 0 {
+            #expect(isChannel(left) && isChannel(right), "channel \(number) fills the screen: \(left) \(right) at its edges")
+        } else {
+            #expect(isBlack(left) && isBlack(right), "channel \(number): \(left) \(right) where its bars are")
+            // The bars end where the 4:3 picture begins: its edge two pixels in is the picture.
+            let edge = try await medianColour(path, crop: Rect(x: Double(bar) + 2, y: band.top, width: 4, height: band.height))
+            #expect(isChannel(edge), "channel \(number): \(edge) just inside its bar")
+        }
+    }
+
+    /// A radio channel, marked in the lineup or only found to have no picture: its card is
+    /// dismissed by its first sound, its tone plays, the screen is black but for the radio card,
+    /// and no picture watch fails it.
+    @Test(arguments: [true, false])
+    func aRadioChannelIsPresentedByItsSound(marked: Bool) async throws {
+        let origin = try OriginProcess.shared.get()
+        let radio = try #require(try Repo.catalog().broadcastChannels.first(where: \.isRadio))
+        // From a TV channel: its picture must not stay behind the radio.
+        let run = try await runZapper(lineup: try rawLineup([101, radio.number], port: origin.port, radioMarked: marked),
+                                      arguments: ["--channel", "101"], script: """
+            wait-event first-frame 20000
+            press KEY_CHANNELUP
+            wait-event first-frame 20000
+            wait 6000
+            snapshot $DIR/radio.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [101, radio.number])
+        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
+        #expect(run.named(.loadFailed).isEmpty && run.named(.stalled).isEmpty, "\(run.named(.loadFailed)) \(run.stderr)")
+        #expect(run.named(.audioStarted).compactMap { $0["channel"] as? Int }.contains(radio.number))
+        let left = leftSamples(run)
+        #expect(try strongestBroadcastTone(Array(left.suffix(2 * 48_000))) == Double(radio.audio[0].toneHz))
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        // Black where a picture would be (the card covers the upper part only).
+        let below = try await medianColour(path, crop: Rect(x: 0, y: 260, width: 640, height: 80))
+        #expect(below.0 + below.1 + below.2 < 30, "\(below) under the radio card")
+        // The card is there: not all black above.
+        let whole = try await rgb(path)
+        var lit = 0
+        for pixel in 0..<min(640 * 240, whole.count / 3) {
+            let sum = Int(whole[pixel * 3]) + Int(whole[pixel * 3 + 1]) + Int(whole[pixel * 3 + 2])
+            if sum > 60 { lit += 1 }
+        }
+        // The card's panel (dark grey, not black) and what is on it: about a third of the area.
+        #expect(lit > 640 * 240 / 10, "the radio card: \(lit) pixels not black")
+    }
+}
