@@ -42,6 +42,7 @@ extension ChannelPlayback {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
                                       cached: parametersCache.get(channel.number, variant: delivery.variant, source: channel.url.absoluteString), audio: audioRequest.choice)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant, source: channel.url.absoluteString) }
+                trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
                 // A radio channel: sound and no picture (a picture later, after a PMT change, does not undo it).
                 if !demuxer.parameters.contains(where: { $0.kind == .video }), demuxer.parameters.contains(where: { $0.kind == .audio }) {
                     soundOnly.store(true, ordering: .relaxed)
@@ -70,6 +71,7 @@ extension ChannelPlayback {
                         audioRequest = trackState.audioRequest
                         separateAudio = trackState.separateAudio != nil
                         demuxer.select(audioRequest.choice)
+                        trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
                         // Another muxed language: the sound queued so far goes, the new track's follows.
                         if !separateAudio { samples.removeAll() }
                     }

@@ -58,12 +58,13 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// segment (a raw MPEG-TS stream: the bytes from its latest key frame), nothing is decoded and nothing reported until `promote`.
     public init(channel: LineupChannel, serial: Int?, sampleRate: Int, parametersCache: ParametersCache,
                 audioLanguage: String? = nil, warmMemory: WarmMemory = .shared, decoderThreads: DecoderThreads = .shared, decodeCeiling: DecodeCeiling = DecodeCeiling(),
-                deinterlace: DeinterlaceSwitch = DeinterlaceSwitch(), screen: ScreenSize = ScreenSize(), report: @escaping ChannelReport) {
+                deinterlace: DeinterlaceSwitch = DeinterlaceSwitch(), audioPreferences: AudioPreferences = AudioPreferences(),
+                screen: ScreenSize = ScreenSize(), report: @escaping ChannelReport) {
         self.channel = channel
         self.deinterlace = deinterlace
         self.decoderThreads = decoderThreads
         self.decodeCeiling = decodeCeiling
-        let tracks = ChannelTracks(audioLanguage: audioLanguage)
+        let tracks = ChannelTracks(audioLanguage: audioLanguage, preferences: audioPreferences)
         trackState = tracks
         let tag = TuneTag(serial: serial)
         self.tag = tag

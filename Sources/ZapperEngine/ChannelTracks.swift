@@ -3,14 +3,21 @@ import ZapperCore
 import ZapperMedia
 
 /// A channel's audio languages and subtitles as its master playlist lists
-/// them, the audio the viewer asked for, and what the subtitle timing needs
-/// from the decode thread (where each discontinuity's timeline starts).
+/// them (a raw MPEG-TS, which has none: the audio PIDs its PMT lists, with their
+/// languages and audio types), the audio the viewer asked for (`AudioTrackPick`, with
+/// the box's preferences), and what the subtitle timing needs from the decode
+/// thread (where each discontinuity's timeline starts).
 /// Written by the session's and the decode thread, read by the loop.
 final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     private let lock = NSLock()
     private var master: HLSMasterPlaylist?
     private var variant = 0
-    private var audioLanguages: [String]
+    /// The viewer's choice for the channel (a track's name or a language), and the box's preferences.
+    private var chosenAudio: String?
+    private let preferences: AudioPreferences
+    /// A stream without a master: its audio PIDs and the one the demuxer reads (decode thread).
+    private var streamAudio: [AudioStream] = []
+    private var streamSelected: Int?
     private var audioGeneration = 0
     private var offsets: [Int64: Double] = [:]
     private var firstSequence: Int64?
@@ -19,8 +26,9 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     private var saw708 = false
     static let keptDiscontinuities = 32
 
-    init(audioLanguage: String?) {
-        audioLanguages = audioLanguage.map { [$0] } ?? []
+    init(audioLanguage: String?, preferences: AudioPreferences = AudioPreferences()) {
+        chosenAudio = audioLanguage
+        self.preferences = preferences
     }
 
     func loaded(_ master: HLSMasterPlaylist) { lock.withLock { self.master = master } }
@@ -35,8 +43,30 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     }
 
     /// The variant's audio languages: carried in its own stream (the demuxer picks
-    /// one), or with playlists of their own (an `AudioRenditionFeed` plays one).
-    public var audioRenditions: [HLSRendition] { renditions(.audio) }
+    /// one), or with playlists of their own (an `AudioRenditionFeed` plays one). Without a
+    /// master (a raw MPEG-TS), its audio PIDs, as renditions carried in the stream.
+    public var audioRenditions: [HLSRendition] {
+        if lock.withLock({ master == nil }) { return lock.withLock { Self.renditions(of: streamAudio) } }
+        return renditions(.audio)
+    }
+
+    /// A stream's audio PIDs as renditions in it (no URI), named for the panel.
+    private static func renditions(of streams: [AudioStream]) -> [HLSRendition] {
+        zip(streams, AudioStream.tracks(streams)).map { stream, track in
+            var rendition = HLSRendition(type: .audio, groupID: "pmt", name: track.name)
+            rendition.language = stream.language
+            rendition.describesVideo = stream.isDescription
+            return rendition
+        }
+    }
+
+    /// The decode thread: the demuxer's audio streams and the one it reads.
+    func streamAudio(_ streams: [AudioStream], selected: Int?) {
+        lock.withLock {
+            streamAudio = streams
+            streamSelected = selected
+        }
+    }
     public var subtitleRenditions: [HLSRendition] { renditions(.subtitles).filter { $0.uri != nil } }
 
     /// The variant's closed captions as the master names them (CEA-608 CC1–CC4, CEA-708
@@ -67,15 +97,28 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
 
     /// The audio asked for, and a number that changes with each new request.
     var audioRequest: (choice: AudioChoice, generation: Int) {
-        lock.withLock { (audioLanguages.isEmpty ? .first : .languages(audioLanguages), audioGeneration) }
+        lock.withLock {
+            // A rendition in the variant's stream: the stream of its language and kind.
+            if let master, master.variants.indices.contains(variant),
+               let rendition = master.audioRendition(for: master.variants[variant], chosen: chosenAudio, preferences: preferences),
+               rendition.uri == nil, let language = rendition.language {
+                return (.pick(chosen: language, preferences: AudioPreferences(audioDescription: rendition.describesVideo)), audioGeneration)
+            }
+            return (.pick(chosen: chosenAudio, preferences: preferences), audioGeneration)
+        }
     }
 
     /// The audio rendition playing (`HLSMasterPlaylist.audioRendition`); nil
     /// before the master loads or when the variant names no audio group.
     public var playingAudio: HLSRendition? {
         lock.withLock {
-            guard let master, master.variants.indices.contains(variant) else { return nil }
-            return master.audioRendition(for: master.variants[variant], languages: audioLanguages)
+            guard let master else {
+                // A raw stream: the PID the demuxer reads.
+                guard let selected = streamSelected, let position = streamAudio.firstIndex(where: { $0.index == selected }) else { return nil }
+                return Self.renditions(of: streamAudio)[position]
+            }
+            guard master.variants.indices.contains(variant) else { return nil }
+            return master.audioRendition(for: master.variants[variant], chosen: chosenAudio, preferences: preferences)
         }
     }
 
@@ -90,9 +133,10 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
     /// The playlist of the playing audio when it is not in the picture's stream.
     var separateAudio: URL? { playingAudio?.uri }
 
+    /// The viewer chose a track: its name, or its language (`AudioTrackPick.remembered`).
     func requestAudio(language: String) {
         lock.withLock {
-            audioLanguages = [language]
+            chosenAudio = language
             audioGeneration += 1
         }
     }

@@ -17,15 +17,21 @@ public struct HLSChannelSource: ChannelSource {
     /// Deinterlace: Auto or Off, for every playback from its next picture.
     public let deinterlace = DeinterlaceSwitch()
 
-    public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling(), screen: ScreenSize = ScreenSize()) {
+    /// The sound chosen where nobody chose a track (`[sound] languages`, `audio-description`).
+    public let audioPreferences: AudioPreferences
+
+    public init(sampleRate: Int = 48_000, decodeCeiling: DecodeCeiling = DecodeCeiling(), screen: ScreenSize = ScreenSize(),
+                audioPreferences: AudioPreferences = AudioPreferences()) {
         self.sampleRate = sampleRate
+        self.audioPreferences = audioPreferences
         self.decodeCeiling = decodeCeiling
         self.screen = screen
     }
 
     public func open(_ channel: LineupChannel, serial: Int?, audioLanguage: String?, report: @escaping ChannelReport) -> any ChannelStream {
         ChannelPlayback(channel: channel, serial: serial, sampleRate: sampleRate, parametersCache: parametersCache,
-                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, deinterlace: deinterlace, screen: screen, report: report)
+                        audioLanguage: audioLanguage, decodeCeiling: decodeCeiling, deinterlace: deinterlace,
+                        audioPreferences: audioPreferences, screen: screen, report: report)
     }
 
     public func setDeinterlace(_ mode: DeinterlaceMode) { deinterlace.set(mode) }

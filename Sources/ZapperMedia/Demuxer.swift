@@ -69,8 +69,9 @@ public final class Demuxer {
         for (index, stream) in parameters.enumerated() where stream.kind == .audio {
             let avStream = opened.pointee.streams[index]!
             let language = av_dict_get(avStream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
+            let description = avStream.pointee.disposition & AV_DISPOSITION_VISUAL_IMPAIRED != 0
             audioStreams.append(AudioStream(index: index, streamID: avStream.pointee.id, language: language,
-                                            codecName: stream.codecName))
+                                            codecName: stream.codecName, isDescription: description))
         }
         self.audioStreams = audioStreams
         select(audio)

@@ -16,7 +16,8 @@ extension Player {
         guard let playback else { return }
         let renditions = playback.tracks.audioRenditions
         guard renditions.indices.contains(index) else { return }
-        let language = renditions[index].language ?? renditions[index].name
+        // Its language, unless another track shares it (an audio description): then its name.
+        let language = AudioTrackPick.remembered(index, in: renditions.map(\.audioTrack)) ?? renditions[index].name
         playback.chooseAudio(language: language)
         keeper.change { $0.audio[playback.channel.stateKey] = language }
         log.emit(.audio(channel: playback.channel.number, language: language))
@@ -69,7 +70,12 @@ extension Player {
             if let index = renditions.firstIndex(where: { $0.matches(language: wanted) }) { return .rendition(index) }
         }
         if options.config.captionsWhenMuted, !captions.isEmpty, audio.level.muted { return .caption(0) }
-        return nil
+        // Nobody chose: the box's subtitle languages, renditions before closed captions.
+        guard wanted == nil else { return nil }
+        let languages = renditions.map(\.language) + captions.map(\.language)
+        return SubtitlePreference.pick(languages, preferred: options.config.subtitleLanguages).map {
+            $0 < renditions.count ? .rendition($0) : .caption($0 - renditions.count)
+        }
     }
 
     /// Follows the chosen subtitles of the playing channel and picks the lines due now.

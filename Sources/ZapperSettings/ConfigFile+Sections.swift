@@ -2,13 +2,16 @@ import TOMLKit
 import ZapperCore
 
 extension ConfigFile.Reader {
-    /// `[sound]`: even loudness on or off, and its target; captions while muted.
+    /// `[sound]`: even loudness on or off, and its target; captions while muted; the languages
+    /// and audio description chosen where nobody chose a track.
     mutating func readSound(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let sound = subtable(root, "sound") else { return }
         let section = "sound"
-        check(sound, section: section, known: ["even-loudness", "loudness-target", "captions-when-muted"])
+        check(sound, section: section, known: ["even-loudness", "loudness-target", "captions-when-muted", "languages", "audio-description"])
         config.loudness.enabled = bool(sound, "even-loudness", section: section) ?? true
         config.captionsWhenMuted = bool(sound, "captions-when-muted", section: section) ?? false
+        config.audio.languages = languages(sound, section: section)
+        config.audio.audioDescription = bool(sound, "audio-description", section: section) ?? false
         guard let value = sound["loudness-target"] else { return }
         guard let target = value.double ?? value.int.map(Double.init) else {
             fail("loudness-target", section, "expected a number (LUFS), found \(value.type)")
@@ -52,5 +55,36 @@ extension ConfigFile.Reader {
             return
         }
         config.apiToken = token
+    }
+}
+
+extension ConfigFile.Reader {
+    /// `[subtitles]`: the languages whose subtitles show where nobody chose any for a channel.
+    mutating func readSubtitles(_ root: TOMLTable, into config: inout ZapperConfig) {
+        guard let subtitles = subtable(root, "subtitles") else { return }
+        check(subtitles, section: "subtitles", known: ["languages"])
+        config.subtitleLanguages = languages(subtitles, section: "subtitles")
+    }
+
+    /// A `languages` list: ISO 639-1 or -2 codes (two or three letters), at most 16, in order.
+    mutating func languages(_ table: TOMLTable, section: String) -> [String] {
+        guard let value = table["languages"] else { return [] }
+        guard let array = value.array else {
+            fail("languages", section, "expected an array of language codes such as [\"eng\", \"deu\"], found \(value.type)")
+            return []
+        }
+        var codes: [String] = []
+        for item in array {
+            guard let code = item.string, (2...3).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+                fail("languages", section, "\(item.string.map { "\"\($0)\"" } ?? "\(item.type)") is not an ISO 639 code (two or three letters, as \"en\" or \"eng\")")
+                return []
+            }
+            codes.append(code.lowercased())
+        }
+        guard codes.count <= 16 else {
+            fail("languages", section, "more than 16 languages")
+            return []
+        }
+        return codes
     }
 }

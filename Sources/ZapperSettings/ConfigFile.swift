@@ -78,6 +78,14 @@ import ZapperCore
 /// loudness-target = -23
 /// # Closed captions (the channel's first, CC1 usually) show while the sound is muted.
 /// captions-when-muted = false
+/// # The sound played where nobody chose a track: the first of these languages a channel has
+/// # (ISO 639-1 or -2), and its audio description first when true.
+/// languages = ["eng", "deu"]
+/// audio-description = false
+///
+/// [subtitles]
+/// # Subtitles shown where nobody chose any: the first of these languages a channel has.
+/// languages = []
 ///
 /// # Day-parting, in the box's time zone: each entry on some days (mon … sun, weekdays,
 /// # weekends, daily) from one time to another (overnight when "to" is earlier), setting a
@@ -153,7 +161,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within", "flip-radio",
-                                              "parental", "signage", "network", "sound", "schedule", "metrics", "mqtt", "api"])
+                                              "parental", "signage", "network", "sound", "subtitles", "schedule", "metrics", "mqtt", "api"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -242,6 +250,7 @@ public enum ConfigFile {
                 }
             }
             readSound(root, into: &config)
+            readSubtitles(root, into: &config)
             readSchedule(root, into: &config)
             readMetrics(root, into: &config)
             readAPI(root, into: &config)

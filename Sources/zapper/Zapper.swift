@@ -240,7 +240,7 @@ struct Zapper: ParsableCommand {
             let logos: any ByteLoader = store.map { KeptByteLoader(HTTPByteLoader(), directory: $0.directory.appendingPathComponent("logos")) }
                 ?? HTTPByteLoader()
             let screenSize = ScreenSize()
-            let ports = PlayerPorts(channels: HLSChannelSource(screen: screenSize), screen: ScreenCompositor(output: output, tellingSizeTo: screenSize),
+            let ports = PlayerPorts(channels: HLSChannelSource(screen: screenSize, audioPreferences: settings.audio), screen: ScreenCompositor(output: output, tellingSizeTo: screenSize),
                                     logos: logos,
                                     guide: guideSources.isEmpty ? nil : XMLTVGuideLoader(
                                         sources: guideSources, cache: store.map { GuideCache(file: $0.directory.appendingPathComponent("guide-cache.json")) }),

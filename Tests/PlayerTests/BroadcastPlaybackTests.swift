@@ -122,6 +122,9 @@ extension ZapperPlaybackTests {
         let right = try await medianColour(path, crop: Rect(x: 614, y: band.top, width: 24, height: band.height))
         let inside = try await medianColour(path, crop: Rect(x: Double(bar) + 10, y: band.top, width: Double(620 - 2 * bar), height: band.height))
         #expect(isChannel(inside), "channel \(number): \(inside) inside the picture")
+        // Its sound too: MP2, AC-3 5.1 (the tone in its centre), E-AC-3.
+        let tone = try #require(try broadcast(number).audio.first?.toneHz)
+        #expect(try strongestBroadcastTone(Array(leftSamples(run).suffix(2 * 48_000))) == Double(tone), "channel \(number)'s tone")
         if bar == 0 {
             #expect(isChannel(left) && isChannel(right), "channel \(number) fills the screen: \(left) \(right) at its edges")
         } else {
@@ -130,6 +133,28 @@ extension ZapperPlaybackTests {
             let edge = try await medianColour(path, crop: Rect(x: Double(bar) + 2, y: band.top, width: 4, height: band.height))
             #expect(isChannel(edge), "channel \(number): \(edge) just inside its bar")
         }
+    }
+
+    /// 720p50, progressive, with AAC in LATM (as DVB-T2 sends it): its colour, its tone, and
+    /// pictures 20 ms apart passed as decoded.
+    @Test func aProgressiveLATMChannelPlays() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = try broadcast(106)
+        let colour = try #require(channel.rgb)
+        let run = try await runZapper(lineup: try rawLineup([106], port: origin.port), arguments: ["--channel", "106", "--trace-frames"], script: """
+            wait-event first-frame 20000
+            wait 4000
+            snapshot $DIR/latm.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let seen = try await medianColour(path, crop: Rect(x: 100, y: 120, width: 440, height: 80))
+        #expect(abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue)) < 45, "\(seen)")
+        #expect(try strongestBroadcastTone(Array(leftSamples(run).suffix(2 * 48_000))) == Double(channel.audio[0].toneHz))
+        let times = run.named(.frame).compactMap { $0["pts_ms"] as? Int }
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.filter { $0 == 20 || $0 == 19 || $0 == 21 }.count > gaps.count / 3, "picture times: \(gaps.prefix(20))")
     }
 
     /// A radio channel, marked in the lineup or only found to have no picture: its card is
@@ -169,5 +194,55 @@ extension ZapperPlaybackTests {
         }
         // The card's panel (dark grey, not black) and what is on it: about a third of the area.
         #expect(lit > 640 * 240 / 10, "the radio card: \(lit) pixels not black")
+    }
+}
+
+/// A raw TS's audio PIDs with their ISO 639 languages and audio types: listed in the Audio tab
+/// (the audio description too), chosen there, and chosen by the box's `[sound]` where nobody did.
+extension ZapperPlaybackTests {
+    /// The dominant tone of the last two seconds of a run's sound.
+    func lastTone(_ run: Run) throws -> Double? {
+        try strongestBroadcastTone(Array(leftSamples(run).suffix(2 * 48_000)))
+    }
+
+    @Test func aRawTSsTracksAreListedAndTheAudioDescriptionIsChosenInThePanel() async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = try broadcast(102)
+        let description = try #require(channel.audio.firstIndex { $0.description == true })
+        let run = try await runZapper(lineup: try rawLineup([102], port: origin.port), arguments: ["--channel", "102"], script: """
+            wait-event first-frame 20000
+            wait 2000
+            press KEY_UP
+            wait 600
+            press KEY_RIGHT
+            press KEY_RIGHT
+            press KEY_UP
+            \(Array(repeating: "press KEY_DOWN", count: description).joined(separator: "\n"))
+            press KEY_ENTER
+            press KEY_BACK
+            wait 4000
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        // Its name tells it from the English main track.
+        #expect(run.named(.audio).first?["language"] as? String == "English (audio description)", "\(run.named(.audio))")
+        #expect(try lastTone(run) == Double(channel.audio[description].toneHz))
+    }
+
+    @Test(arguments: [("", 0), ("[sound]\nlanguages = [\"fra\", \"deu\"]\n", 1), ("[sound]\naudio-description = true\n", 2)])
+    func theBoxsSoundPreferencesChooseWhereNobodyDid(config: String, track: Int) async throws {
+        let origin = try OriginProcess.shared.get()
+        let channel = try broadcast(102)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-sound-\(UUID().uuidString).toml")
+        try config.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try await runZapper(lineup: try rawLineup([102], port: origin.port),
+                                      arguments: ["--channel", "102", "--config", file.path], script: """
+            wait-event first-frame 20000
+            wait 3000
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try lastTone(run) == Double(channel.audio[track].toneHz), "config \(config)")
     }
 }

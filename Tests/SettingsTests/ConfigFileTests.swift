@@ -107,7 +107,29 @@ import ZapperCore
         #expect(try ConfigFile.parse("[sound]\nloudness-target = -24\n", file: "z.toml").loudness.target == -24)
         #expect(problems("[sound]\nloudness-target = 0\n") == "/etc/zapper/zapper.toml:2: sound.loudness-target: 0.0 LUFS is not within -40 to -10")
         #expect(problems("[sound]\nloudness-target = \"loud\"\n").contains("sound.loudness-target: expected a number (LUFS), found string"))
-        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: captions-when-muted, even-loudness, loudness-target)"))
+        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: audio-description, captions-when-muted, even-loudness, languages, loudness-target)"))
+    }
+
+    @Test func soundAndSubtitleLanguagesAreReadAndBadOnesNamed() throws {
+        let none = try ConfigFile.parse("", file: "z.toml")
+        #expect(none.audio == AudioPreferences() && none.subtitleLanguages.isEmpty && none.flipRadio)
+        let config = try ConfigFile.parse("""
+            flip-radio = false
+            [sound]
+            languages = ["eng", "DE"]
+            audio-description = true
+            [subtitles]
+            languages = ["fra"]
+            """, file: "z.toml")
+        #expect(config.audio == AudioPreferences(languages: ["eng", "de"], audioDescription: true))
+        #expect(config.subtitleLanguages == ["fra"])
+        #expect(!config.flipRadio)
+        #expect(problems("[sound]\nlanguages = \"eng\"\n").contains("sound.languages: expected an array of language codes"))
+        #expect(problems("[sound]\nlanguages = [\"english\"]\n").contains("sound.languages: \"english\" is not an ISO 639 code"))
+        #expect(problems("[subtitles]\nlanguages = [1]\n").contains("subtitles.languages: integer is not an ISO 639 code"))
+        #expect(problems("[subtitles]\nlanguage = []\n").contains("subtitles.language: unknown key (known: languages)"))
+        let many = (0..<17).map { _ in "\"en\"" }.joined(separator: ", ")
+        #expect(problems("[sound]\nlanguages = [\(many)]\n").contains("more than 16 languages"))
     }
 
     @Test func captionsWhenMutedIsOffUnlessSaid() throws {
@@ -161,7 +183,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: api, default-channel, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, metrics, mqtt, network, parental, schedule, signage, sound)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: api, default-channel, flip-radio, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, metrics, mqtt, network, parental, schedule, signage, sound, subtitles)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

@@ -38,6 +38,9 @@ extension HLSParser.State {
         rendition.isDefault = try attributes.yesNo("DEFAULT")
         rendition.autoselect = try attributes.yesNo("AUTOSELECT") || rendition.isDefault
         rendition.forced = try attributes.yesNo("FORCED")
+        // RFC 8216bis: a comma-separated list of Uniform Type Identifiers.
+        rendition.describesVideo = attributes["CHARACTERISTICS"]?.split(separator: ",")
+            .contains { $0.trimmingCharacters(in: .whitespaces) == HLSRendition.describesVideoCharacteristic } ?? false
         if type == .closedCaptions {
             // An INSTREAM-ID not known here leaves the rendition unoffered rather than failing the master.
             rendition.instream = attributes["INSTREAM-ID"].flatMap(CaptionChannel.init(instreamID:))

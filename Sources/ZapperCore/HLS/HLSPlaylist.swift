@@ -89,6 +89,9 @@ public struct HLSRendition: Sendable, Equatable {
     public var uri: URL?
     /// TYPE=CLOSED-CAPTIONS: the INSTREAM-ID's service (nil for one not known here).
     public var instream: CaptionChannel?
+    /// CHARACTERISTICS lists `public.accessibility.describes-video`: an audio description.
+    public var describesVideo = false
+    public static let describesVideoCharacteristic = "public.accessibility.describes-video"
 
     public init(type: MediaType, groupID: String, name: String) {
         self.type = type

@@ -36,6 +36,10 @@ public struct ZapperConfig: Sendable, Equatable {
     public var mqtt: MQTTSettings?
     /// Closed captions show while the sound is muted (`[sound] captions-when-muted`).
     public var captionsWhenMuted = false
+    /// The sound played where nobody chose a track (`[sound] languages`, `audio-description`).
+    public var audio = AudioPreferences()
+    /// Subtitles shown where nobody chose any (`[subtitles] languages`); empty: none.
+    public var subtitleLanguages: [String] = []
 
     /// Where fetches may go.
     public struct Network: Sendable, Equatable {

@@ -38,4 +38,20 @@ public enum LanguageCode {
         guard !left.isEmpty, !["und", "mis", "zxx", "mul"].contains(left) else { return false }
         return left == right
     }
+
+    /// The language's own name for a tag (endonym: "deu" → "Deutsch"), for the languages a
+    /// lineup commonly carries; nil for others.
+    public static func name(_ tag: String) -> String? { names[normalized(tag)] }
+
+    static let names: [String: String] = [
+        "eng": "English", "deu": "Deutsch", "fra": "Français", "spa": "Español", "ita": "Italiano",
+        "nld": "Nederlands", "por": "Português", "swe": "Svenska", "dan": "Dansk", "nor": "Norsk",
+        "nob": "Norsk bokmål", "nno": "Norsk nynorsk", "fin": "Suomi", "pol": "Polski", "ces": "Čeština",
+        "slk": "Slovenčina", "hun": "Magyar", "ron": "Română", "bul": "Български", "ell": "Ελληνικά",
+        "rus": "Русский", "ukr": "Українська", "tur": "Türkçe", "ara": "العربية", "heb": "עברית",
+        "hin": "हिन्दी", "jpn": "日本語", "kor": "한국어", "zho": "中文", "cat": "Català", "eus": "Euskara",
+        "gle": "Gaeilge", "cym": "Cymraeg", "hrv": "Hrvatski", "srp": "Српски", "slv": "Slovenščina",
+        "lit": "Lietuvių", "lav": "Latviešu", "est": "Eesti", "isl": "Íslenska", "tha": "ไทย", "vie": "Tiếng Việt",
+        "fas": "فارسی", "urd": "اردو", "ind": "Bahasa Indonesia", "msa": "Bahasa Melayu",
+    ]
 }
