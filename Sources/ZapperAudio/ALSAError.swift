@@ -5,14 +5,17 @@ import Synchronization
 public struct ALSAError: Error, Equatable, CustomStringConvertible {
     public let code: Int32
     public let operation: String
+    /// What ALSA's library said while it failed (its first line: why, in its words), if anything.
+    public var libraryReason: String?
 
-    public init(code: Int32, operation: String) {
+    public init(code: Int32, operation: String, libraryReason: String? = nil) {
         self.code = code
         self.operation = operation
+        self.libraryReason = libraryReason
     }
 
     public var message: String { String(cString: snd_strerror(code)) }
-    public var description: String { "\(operation): \(message)" }
+    public var description: String { "\(operation): \(message)" + (libraryReason.map { "; ALSA: \($0)" } ?? "") }
 
     @discardableResult
     public static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws -> Int32 {
@@ -34,11 +37,37 @@ extension ALSALibrary {
         zapper_alsa_route_errors { message in
             guard let message else { return }
             let text = String(cString: message)
-            ALSAErrorRoute.say.withLock { $0 }?(text)
+            // While a device opens, its lines are kept for the error that follows, not said.
+            let kept = ALSAErrorRoute.captured.withLock { captured -> Bool in
+                guard captured != nil else { return false }
+                if captured!.count < 8 { captured!.append(text) }
+                return true
+            }
+            if !kept { ALSAErrorRoute.say.withLock { $0 }?(text) }
+        }
+    }
+
+    /// Runs `body` with ALSA's lines kept rather than said; a failure it throws carries the first
+    /// (one reason is enough), and on success they are said after all.
+    static func capturingLines<T>(_ body: () throws -> T) throws -> T {
+        ALSAErrorRoute.captured.withLock { $0 = [] }
+        do {
+            let value = try body()
+            let lines = ALSAErrorRoute.captured.withLock { captured in defer { captured = nil }; return captured ?? [] }
+            if let say = ALSAErrorRoute.say.withLock({ $0 }) { lines.forEach(say) }
+            return value
+        } catch var error as ALSAError {
+            error.libraryReason = ALSAErrorRoute.captured.withLock { captured in defer { captured = nil }; return captured?.first }
+            throw error
+        } catch {
+            ALSAErrorRoute.captured.withLock { $0 = nil }
+            throw error
         }
     }
 }
 
 enum ALSAErrorRoute {
     static let say = Mutex<(@Sendable (String) -> Void)?>(nil)
+    /// Lines kept while a device opens (one thread opens devices: the audio thread).
+    static let captured = Mutex<[String]?>(nil)
 }

@@ -20,7 +20,10 @@ public final class ALSAOutput: PCMSink, CustomStringConvertible {
         self.sampleRate = sampleRate
         self.channels = channels
         var handle: OpaquePointer?
-        try ALSAError.check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open \(device)")
+        // ALSA's own lines while it opens go with the error (one reason), not one by one.
+        try ALSALibrary.capturingLines {
+            try ALSAError.check(snd_pcm_open(&handle, device, SND_PCM_STREAM_PLAYBACK, 0), "snd_pcm_open \(device)")
+        }
         pcm = handle
         do {
             try ALSAError.check(snd_pcm_set_params(handle, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED,

@@ -32,7 +32,8 @@ final class AudioPump: @unchecked Sendable {
     private var fadingGain: Float = 1
     /// Fades last this long: no click when a channel starts or stops.
     static let fadeSeconds = 0.03
-    private let onStarted: @Sendable (any ChannelStream) -> Void
+    /// Told when the playing channel's sound is first written: to a real device, or not (the system clock).
+    private let onStarted: @Sendable (any ChannelStream, _ heard: Bool) -> Void
     /// Told when silence starts standing in for the playing channel's sound (once per run of it).
     private let onUnderrun: @Sendable () -> Void
     /// Silence stands in for the playing channel's sound now.
@@ -49,7 +50,7 @@ final class AudioPump: @unchecked Sendable {
     /// nothing is written until `step()` (a test on a virtual clock).
     init(openSound: (@Sendable () throws -> any PCMSink)?, clock: any PlayerClock, threaded: Bool = true,
          onSound: @escaping @Sendable (SoundDevice.Change) -> Void, onUnderrun: @escaping @Sendable () -> Void = {},
-         onStarted: @escaping @Sendable (any ChannelStream) -> Void) {
+         onStarted: @escaping @Sendable (any ChannelStream, _ heard: Bool) -> Void) {
         self.onStarted = onStarted
         self.onUnderrun = onUnderrun
         wallClock = clock
@@ -258,7 +259,7 @@ final class AudioPump: @unchecked Sendable {
             starved = false
             if !started, let playback {
                 started = true
-                onStarted(playback)
+                onStarted(playback, !(sink is SystemClockSink))
             }
         } else if let written = writtenUntil {
             // An underrun: silence stands in, and the timeline moves on with it.

@@ -212,8 +212,8 @@ public final class Player {
                 if case .back = change { log.emit(.soundBack) }
                 Self.say("sound: \(sink), \(sink.sampleRate) Hz, \(sink.bufferFrames * 1000 / max(sink.sampleRate, 1)) ms buffer")
             }
-        }, onUnderrun: { [meter = ports.meter] in meter?.audioUnderrun() }) { playback in
-            log.emit(.audioStarted(channel: playback.channel.number))
+        }, onUnderrun: { [meter = ports.meter] in meter?.audioUnderrun() }) { playback, heard in
+            log.emit(.audioStarted(channel: playback.channel.number, heard: heard))
         }
         _ = audio.setLevel(volume: options.state.volume, muted: options.state.muted || options.config.signage.startMuted)
         if let notice = options.crashNotice {

@@ -8,6 +8,7 @@ import ZapperEngine
 import ZapperHLS
 import ZapperInput
 import ZapperMetrics
+import ZapperMedia
 import ZapperMQTT
 import ZapperPlayer
 import ZapperSettings
@@ -197,6 +198,14 @@ struct Zapper: ParsableCommand {
         let saidALSA = Mutex<Set<String>>([])
         ALSALibrary.routeErrors { line in
             if saidALSA.withLock({ $0.count < 64 && $0.insert(line).inserted }) { say("sound: ALSA: \(line)") }
+        }
+        // FFmpeg's own warnings likewise: through our log, each kind once (numbers aside: a
+        // damaged packet's timestamp differs every time).
+        let saidFFmpeg = Mutex<Set<String>>([])
+        FFmpegLibrary.routeLog { level, component, message in
+            let kind = component + ": " + message.replacing(/[0-9]+/, with: "#")
+            guard saidFFmpeg.withLock({ $0.count < 256 && $0.insert(kind).inserted }) else { return }
+            say("ffmpeg: \(component.isEmpty ? "" : component + ": ")\(level == .error ? "error: " : "")\(message)")
         }
         let device = audioDevice
         if device != "none" {

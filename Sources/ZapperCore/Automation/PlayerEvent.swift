@@ -8,7 +8,8 @@ public enum PlayerEvent: Sendable, Equatable {
     /// The tune's first picture is on screen: its size, and the bytes warm neighbours have fetched so far.
     case firstFrame(channel: Int, zapMilliseconds: Int, width: Int = 0, height: Int = 0, neighbourBytes: Int = 0)
     case interstitialDismissed(channel: Int, result: InterstitialResult)
-    case audioStarted(channel: Int)
+    /// The channel's sound began to be written (`heard` false: to no device, on the system clock).
+    case audioStarted(channel: Int, heard: Bool = true)
     case loadFailed(channel: Int, PlaybackFailure)
     case loadRecovered(channel: Int, gapMilliseconds: Int)
     /// Source `from` of `channel` failed while it loaded (`reason`); source `to` is tried now (both from 1).
@@ -129,7 +130,8 @@ public enum PlayerEvent: Sendable, Equatable {
         switch self {
         case let .key(name, action, waited): [("name", .string(name)), ("action", .string(action)), ("waited_ms", .int(waited))]
         case let .tune(channel, _, reason, warm): [("channel", .int(channel)), ("reason", .string(reason.rawValue)), ("warm", .bool(warm))]
-        case let .interstitialShown(channel), let .audioStarted(channel): [("channel", .int(channel))]
+        case let .interstitialShown(channel): [("channel", .int(channel))]
+        case let .audioStarted(channel, heard): [("channel", .int(channel)), ("heard", .bool(heard))]
         case let .firstFrame(channel, zap, width, height, neighbourBytes):
             [("channel", .int(channel)), ("zap_ms", .int(zap)), ("width", .int(width)), ("height", .int(height)),
              ("neighbour_bytes", .int(neighbourBytes))]
@@ -182,7 +184,7 @@ public enum PlayerEvent: Sendable, Equatable {
         switch self {
         case let .tune(channel, name, _, warm): "tuning \(channel) \(name)\(warm ? " (warm)" : "")"
         case let .firstFrame(channel, zap, width, height, _): "first frame of \(channel) in \(zap) ms (\(width)x\(height))"
-        case let .audioStarted(channel): "sound of \(channel) started"
+        case let .audioStarted(channel, heard): heard ? "sound of \(channel) started" : "sound of \(channel) decoded; no sound device plays it"
         case let .loadFailed(channel, failure): "channel \(channel): \(failure)"
         case let .loadRecovered(channel, _): "channel \(channel) is playing again"
         case let .frozen(channel, seconds): "channel \(channel): the picture has not changed for \(seconds) s; tuning it again"
