@@ -49,6 +49,7 @@ extension ALSALibrary {
 
     /// Runs `body` with ALSA's lines kept rather than said; a failure it throws carries the first
     /// (one reason is enough), and on success they are said after all.
+    @discardableResult
     static func capturingLines<T>(_ body: () throws -> T) throws -> T {
         ALSAErrorRoute.captured.withLock { $0 = [] }
         do {

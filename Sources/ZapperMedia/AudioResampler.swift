@@ -1,7 +1,8 @@
 import CFFmpeg
 
 /// Converts decoded audio (any layout, rate and sample format) into
-/// interleaved signed 16-bit stereo at the output's rate, with libswresample.
+/// interleaved signed 16-bit stereo at the output's rate, with libswresample; surround is
+/// downmixed with its centre at -3 dB a side and its surrounds at -3 dB (ITU-R BS.775), unscaled.
 public final class AudioResampler {
     private var context: OpaquePointer?
     /// The input the context was made for; a frame of another (a 5.1 programme
@@ -9,6 +10,9 @@ public final class AudioResampler {
     private var input: (format: Int32, rate: Int32, layout: AVChannelLayout)?
     public let outputRate: Int
     public let outputChannels = 2
+    /// The largest sum of downmix coefficients left as it is: 5.1's front, centre and surround
+    /// (1 + 0.707 + 0.707) fit.
+    static let surroundHeadroom = 2.5
 
     public init(outputRate: Int = 48_000) {
         self.outputRate = outputRate
@@ -43,6 +47,13 @@ public final class AudioResampler {
         try AVError.check(swr_alloc_set_opts2(&context, &layout, AV_SAMPLE_FMT_S16, Int32(outputRate),
                                               &frame.pointee.ch_layout, AVSampleFormat(frame.pointee.format),
                                               frame.pointee.sample_rate, 0, nil), "swr_alloc_set_opts2")
+        if frame.pointee.ch_layout.nb_channels > 2 {
+            // A surround downmix keeps the centre (a broadcast's speech) at -3 dB in each side, its
+            // level, rather than scaling the whole mix down until no sum can exceed full scale
+            // (swresample's default: the centre 10.7 dB down in 5.1). Loud peaks clip instead.
+            try AVError.check(av_opt_set_double(UnsafeMutableRawPointer(context), "rematrix_maxval", Self.surroundHeadroom, 0),
+                              "av_opt_set_double rematrix_maxval")
+        }
         try AVError.check(swr_init(context), "swr_init")
     }
 

@@ -73,6 +73,12 @@ extension Player {
                 ports.channels.setDeinterlace(mode)
                 keeper.change { $0.deinterlace = mode }
                 log.emit(.deinterlace(mode: mode.rawValue))
+            } else {
+                // The lip sync items: the picture a step earlier, or a step later.
+                let earlier = index == PictureMode.allCases.count + DeinterlaceMode.allCases.count
+                let moved = lipSync.stepped(by: earlier ? 1 : -1)
+                keeper.change { $0.lipSyncMilliseconds = moved.milliseconds }
+                log.emit(.lipSync(milliseconds: moved.milliseconds))
             }
         case .audio:
             chooseAudio(index)
@@ -106,11 +112,16 @@ extension Player {
         return PanelContent(tabs: panel.tabs, selectedTab: panel.row, focusedItem: panel.focusedItem, page: page)
     }
 
-    /// The Picture tab: how the picture fills the screen, then Deinterlace.
+    /// The Picture tab: how the picture fills the screen, then Deinterlace, then lip sync.
     private func pictureChoices() -> [PanelChoice] {
         PictureMode.allCases.map { PanelChoice(label: $0.title, isCurrent: $0 == screen.pictureMode) }
             + DeinterlaceMode.allCases.map { PanelChoice(label: "Deinterlace: \($0.title)", isCurrent: $0 == keeper.state.deinterlace) }
+            + [PanelChoice(label: "Lip sync: picture \(LipSync.step) ms earlier", detail: "now \(lipSync.words)", isCurrent: false),
+               PanelChoice(label: "Lip sync: picture \(LipSync.step) ms later", detail: "now \(lipSync.words)", isCurrent: false)]
     }
+
+    /// The Picture tab's lip sync, else the configuration's.
+    var lipSync: LipSync { keeper.state.lipSyncMilliseconds.map { LipSync(milliseconds: $0) } ?? options.config.lipSync }
 
     /// The Phone tab's link, asked for again when 5 s old (the box's address may have changed).
     private func currentPhoneInvite() -> PanelPhoneInvite {

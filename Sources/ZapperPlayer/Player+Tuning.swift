@@ -177,7 +177,7 @@ extension Player {
             // A picture is due when its time falls before the middle of this vblank's interval.
             // After a still first picture, the next one is shown when it comes, and starts the clock.
             let heard = awaitingFirstPicture || stillShown == playback.serial ? nil : audio.clock
-            let clock = heard.map { $0 + 0.5 / 60 }
+            let clock = heard.map { lipSync.pictureClock(heard: $0) + 0.5 / 60 }
             if let picture = playback.picture(at: clock) {
                 do {
                     let scaleStart = DispatchTime.now().uptimeNanoseconds
@@ -243,7 +243,7 @@ extension Player {
                            scaleMicroseconds: Int(scaleNanoseconds / 1000), composeMicroseconds: Int(composeNanoseconds / 1000)))
         }
         if let clockStart, let playback {
-            audio.begin(playback, at: clockStart, leveller: leveller(for: playback.channel))
+            audio.begin(playback, at: lipSync.soundStart(pictureTime: clockStart), leveller: leveller(for: playback.channel))
         }
         if let firstPicture, let playback, playback.serial == firstPicture.serial {
             // A still (a warm neighbour's kept key frame, shown before its stream has caught up):
@@ -251,7 +251,7 @@ extension Player {
             if firstPicture.still {
                 stillShown = playback.serial
             } else {
-                audio.begin(playback, at: firstPicture.time, leveller: leveller(for: playback.channel))
+                audio.begin(playback, at: lipSync.soundStart(pictureTime: firstPicture.time), leveller: leveller(for: playback.channel))
             }
             let at = flip.map { log.milliseconds(atMonotonic: $0) } ?? log.now
             apply(tuner.handle(.tuneSucceeded(serial: firstPicture.serial), now: at))

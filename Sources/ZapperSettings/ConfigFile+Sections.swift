@@ -7,11 +7,16 @@ extension ConfigFile.Reader {
     mutating func readSound(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let sound = subtable(root, "sound") else { return }
         let section = "sound"
-        check(sound, section: section, known: ["even-loudness", "loudness-target", "captions-when-muted", "languages", "audio-description"])
+        check(sound, section: section, known: ["even-loudness", "loudness-target", "captions-when-muted", "languages", "audio-description", "delay-ms"])
         config.loudness.enabled = bool(sound, "even-loudness", section: section) ?? true
         config.captionsWhenMuted = bool(sound, "captions-when-muted", section: section) ?? false
         config.audio.languages = languages(sound, section: section)
         config.audio.audioDescription = bool(sound, "audio-description", section: section) ?? false
+        if let delay = int(sound, "delay-ms", section: section) {
+            if LipSync.range.contains(delay) { config.lipSync = LipSync(milliseconds: delay) } else {
+                fail("delay-ms", section, "\(delay) ms is not within \(LipSync.range.lowerBound) to \(LipSync.range.upperBound)")
+            }
+        }
         guard let value = sound["loudness-target"] else { return }
         guard let target = value.double ?? value.int.map(Double.init) else {
             fail("loudness-target", section, "expected a number (LUFS), found \(value.type)")

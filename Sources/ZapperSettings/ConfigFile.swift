@@ -82,6 +82,8 @@ import ZapperCore
 /// # (ISO 639-1 or -2), and its audio description first when true.
 /// languages = ["eng", "deu"]
 /// audio-description = false
+/// # Lip sync for a display that delays its picture: pictures this much earlier (ms, -500 to 500).
+/// delay-ms = 0
 ///
 /// [subtitles]
 /// # Subtitles shown where nobody chose any: the first of these languages a channel has.

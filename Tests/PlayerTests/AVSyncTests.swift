@@ -28,13 +28,28 @@ extension ZapperPlaybackTests {
         try judge(splitRun, form: "split", beepHz: beepHz)
     }
 
-    private func playSync(lineup: String, channel: Int) async throws -> LaunchedZapper.Run {
-        try await runZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360", "--trace-frames"],
-                            script: "wait-event first-frame 20000\nwait 31000\nquit\n")
+    private func playSync(lineup: String, channel: Int, extra: [String] = [], seconds: Int = 31) async throws -> LaunchedZapper.Run {
+        try await runZapper(lineup: lineup, arguments: ["--channel", "\(channel)", "--size", "640x360", "--trace-frames"] + extra,
+                            script: "wait-event first-frame 20000\nwait \(seconds * 1000)\nquit\n")
     }
 
-    /// Each flash's presentation against its beep in the capture.
-    private func judge(_ run: LaunchedZapper.Run, form: String, beepHz: Double) throws {
+    /// Lip sync for a display that lags: `[sound] delay-ms = 200` shows each flash 200 ms before
+    /// its beep is heard, held within ±20 ms on average and ±40 ms at worst.
+    @Test func lipSyncHoldsItsDelay() async throws {
+        let sync = try #require(try Repo.catalog().channels.first { $0.syncFlash != nil })
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-lipsync-\(UUID().uuidString).toml")
+        try "[sound]\ndelay-ms = 200\n".write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let lineup = try demoLineup()
+        let run = try await LaunchSlots.zappers.exclusively {
+            try await playSync(lineup: lineup, channel: sync.number, extra: ["--config", config.path], seconds: 20)
+        }
+        try judge(run, form: "delay 200 ms", beepHz: Double(try #require(sync.syncFlash).beepHz), expected: 200, fewest: 17)
+    }
+
+    /// Each flash's presentation against its beep in the capture: `expected` ms between them
+    /// (the beep later), within 40 ms at worst and, for a delay asked for, 20 ms on average.
+    private func judge(_ run: LaunchedZapper.Run, form: String, beepHz: Double, expected: Double = 0, fewest: Int = 28) throws {
         #expect(run.status == 0, "\(form): \(run.stderr)")
         let firstFrame = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
 
@@ -68,13 +83,17 @@ extension ZapperPlaybackTests {
         let heardUntil = Double(firstFrame) + Double(left.count) / 48 - 100
         // The sound fades in over its first 30 ms, which can hide the first beep.
         let judged = flashes.filter { $0 < heardUntil && $0 > Double(firstFrame) + 100 }
-        #expect(judged.count >= 28, "\(form): \(judged.count) flashes presented")
-        #expect(beeps.count >= 28, "\(form): \(beeps.count) beeps heard")
+        #expect(judged.count >= fewest, "\(form): \(judged.count) flashes presented")
+        #expect(beeps.count >= fewest, "\(form): \(beeps.count) beeps heard")
         let offsets = judged.compactMap { flash in
-            beeps.min { abs($0 - flash) < abs($1 - flash) }.map { $0 - flash }
+            beeps.min { abs($0 - flash - expected) < abs($1 - flash - expected) }.map { $0 - flash - expected }
         }
         let worst = offsets.max { abs($0) < abs($1) } ?? .infinity
-        print("A/V offsets, \(form) (ms, beep heard − flash shown) over \(offsets.count) flashes: \(offsets.map { Int($0.rounded()) })")
+        print("A/V offsets, \(form) (ms, beep heard − flash shown − \(Int(expected))) over \(offsets.count) flashes: \(offsets.map { Int($0.rounded()) })")
         #expect(abs(worst) <= 40, "\(form): worst A/V offset \(worst) ms; all: \(offsets.map { Int($0.rounded()) })")
+        if expected != 0 {
+            let mean = offsets.reduce(0, +) / Double(max(offsets.count, 1))
+            #expect(abs(mean) <= 20, "\(form): the offsets average \(mean) ms off \(Int(expected))")
+        }
     }
 }

@@ -246,3 +246,29 @@ extension ZapperPlaybackTests {
         #expect(try lastTone(run) == Double(channel.audio[track].toneHz), "config \(config)")
     }
 }
+
+/// Surround: a 5.1 AC-3 track whose tone is in its centre channel only (a broadcast's speech)
+/// is downmixed with the centre at -3 dB a side, not scaled down with the whole mix.
+extension ZapperPlaybackTests {
+    @Test func aSurroundDownmixKeepsTheCentresSpeechAtItsLevel() async throws {
+        let origin = try OriginProcess.shared.get()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-downmix-\(UUID().uuidString).toml")
+        try "[sound]\neven-loudness = false\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        /// The left channel's level of the channel's tone over the last two seconds.
+        func toneLevel(_ number: Int) async throws -> Double {
+            let channel = try broadcast(number)
+            let run = try await runZapper(lineup: try rawLineup([number], port: origin.port),
+                                          arguments: ["--channel", "\(number)", "--config", file.path], script: "wait-event first-frame 20000\nwait 4000\nquit\n")
+            #expect(run.status == 0, "\(run.stderr)")
+            let last = Array(leftSamples(run).suffix(2 * 48_000))
+            #expect(try strongestBroadcastTone(last) == Double(channel.audio[0].toneHz), "channel \(number)")
+            return (last.map { Double($0 * $0) }.reduce(0, +) / Double(max(last.count, 1))).squareRoot()
+        }
+        // Both tones are encoded at the same amplitude: 101's in both stereo channels, 103's in the centre alone.
+        let stereo = try await toneLevel(101)
+        let centre = try await toneLevel(103)
+        let ratio = centre / max(stereo, 1e-9)
+        #expect((0.6...0.8).contains(ratio), "the centre's tone is \(20 * log10(ratio)) dB against a stereo one (-3 dB expected)")
+    }
+}

@@ -107,7 +107,7 @@ import ZapperCore
         #expect(try ConfigFile.parse("[sound]\nloudness-target = -24\n", file: "z.toml").loudness.target == -24)
         #expect(problems("[sound]\nloudness-target = 0\n") == "/etc/zapper/zapper.toml:2: sound.loudness-target: 0.0 LUFS is not within -40 to -10")
         #expect(problems("[sound]\nloudness-target = \"loud\"\n").contains("sound.loudness-target: expected a number (LUFS), found string"))
-        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: audio-description, captions-when-muted, even-loudness, languages, loudness-target)"))
+        #expect(problems("[sound]\nlevel = 1\n").contains("sound.level: unknown key (known: audio-description, captions-when-muted, delay-ms, even-loudness, languages, loudness-target)"))
     }
 
     @Test func soundAndSubtitleLanguagesAreReadAndBadOnesNamed() throws {
@@ -128,6 +128,8 @@ import ZapperCore
         #expect(problems("[sound]\nlanguages = [\"english\"]\n").contains("sound.languages: \"english\" is not an ISO 639 code"))
         #expect(problems("[subtitles]\nlanguages = [1]\n").contains("subtitles.languages: integer is not an ISO 639 code"))
         #expect(problems("[subtitles]\nlanguage = []\n").contains("subtitles.language: unknown key (known: languages)"))
+        #expect(try ConfigFile.parse("[sound]\ndelay-ms = -120\n", file: "z.toml").lipSync == LipSync(milliseconds: -120))
+        #expect(problems("[sound]\ndelay-ms = 900\n").contains("sound.delay-ms: 900 ms is not within -500 to 500"))
         let many = (0..<17).map { _ in "\"en\"" }.joined(separator: ", ")
         #expect(problems("[sound]\nlanguages = [\(many)]\n").contains("more than 16 languages"))
     }

@@ -34,6 +34,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case picture(mode: String)
     /// Deinterlace was set in the Picture tab (`auto` or `off`).
     case deinterlace(mode: String)
+    /// Lip sync was moved in the Picture tab: pictures this much earlier against the sound.
+    case lipSync(milliseconds: Int)
     case locked(channel: Int, rating: String)
     case pinRejected(channel: Int, triesLeft: Int, lockoutSeconds: Int?)
     case unlocked(channel: Int, reason: String)
@@ -113,6 +115,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .subtitle: .subtitle
         case .picture: .picture
         case .deinterlace: .deinterlace
+        case .lipSync: .lipSync
         case .locked: .locked
         case .pinRejected: .pinRejected
         case .unlocked: .unlocked
@@ -161,6 +164,7 @@ public enum PlayerEvent: Sendable, Equatable {
             [("channel", .int(channel)), ("language", .string(language))]
         case let .subtitle(channel, text): [("channel", .int(channel)), ("text", .string(text))]
         case let .picture(mode), let .deinterlace(mode): [("mode", .string(mode))]
+        case let .lipSync(milliseconds): [("ms", .int(milliseconds))]
         case let .locked(channel, rating): [("channel", .int(channel)), ("rating", .string(rating))]
         case let .pinRejected(channel, triesLeft, lockout):
             [("channel", .int(channel)), ("tries_left", .int(triesLeft))] + (lockout.map { [("lockout_s", .int($0))] } ?? [])
@@ -205,6 +209,7 @@ public enum PlayerEvent: Sendable, Equatable {
 public enum EventName: String, CaseIterable, Sendable {
     case key, tune, stalled, frozen, black, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
     case reminder, schedule, standby, deinterlace
+    case lipSync = "lip-sync"
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"
     case interstitialDismissed = "interstitial-dismissed"

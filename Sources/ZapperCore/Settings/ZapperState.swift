@@ -35,6 +35,8 @@ public struct ZapperState: Codable, Equatable, Sendable {
     public var picture: PictureMode
     /// Deinterlace (the Picture tab): Auto, or Off.
     public var deinterlace: DeinterlaceMode
+    /// Lip sync set in the Picture tab (ms); nil: the configuration's.
+    public var lipSyncMilliseconds: Int?
     /// A run is under way: set at start, cleared at a clean exit. Found set at
     /// start, the run before ended uncleanly (a crash, a kill, a power cut).
     public var running: Bool
@@ -67,6 +69,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         self.subtitles = subtitles
         self.picture = picture
         deinterlace = .auto
+        lipSyncMilliseconds = nil
         running = false
         tuning = nil
         uncleanExits = []
@@ -81,7 +84,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
     enum CodingKeys: String, CodingKey {
-        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, deinterlace, running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
+        case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, deinterlace, lipSyncMilliseconds = "lipSyncMs", running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
     }
 
     public init(from decoder: any Decoder) throws {
@@ -96,6 +99,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         subtitles = try container.decodeIfPresent([String: String].self, forKey: .subtitles) ?? [:]
         picture = try container.decodeIfPresent(PictureMode.self, forKey: .picture) ?? defaults.picture
         deinterlace = (try? container.decodeIfPresent(DeinterlaceMode.self, forKey: .deinterlace)) ?? defaults.deinterlace
+        lipSyncMilliseconds = (try? container.decodeIfPresent(Int.self, forKey: .lipSyncMilliseconds)).flatMap { $0 }.map { LipSync(milliseconds: $0).milliseconds }
         // The crash-loop record and the PIN lockout are best effort: a bad entry is dropped, not the state.
         running = (try? container.decodeIfPresent(Bool.self, forKey: .running)) ?? false
         tuning = try? container.decodeIfPresent(String.self, forKey: .tuning)
