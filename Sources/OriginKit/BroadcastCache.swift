@@ -51,7 +51,13 @@ public enum BroadcastCache {
         for (name, content) in recipe.textFiles {
             try Data(content.utf8).write(to: text.appendingPathComponent(name))
         }
-        try DerivedFolder.ffmpeg(recipe.arguments(output: folder, textDirectory: text.path), channel: channel.number)
+        var durations: [Double]?
+        if let change = channel.change {
+            durations = try BroadcastForms.encode(channel, change: change, recipe: recipe, textDirectory: text.path,
+                                                  loopSegments: catalog.loopSegments, into: folder)
+        } else {
+            try DerivedFolder.ffmpeg(recipe.arguments(output: folder, textDirectory: text.path), channel: channel.number)
+        }
         // The logo, as the demo channels' are drawn.
         let logo = EncodeRecipe(channel: DemoChannel(number: channel.number, id: channel.id, name: channel.name, group: "",
                                                      colour: channel.colour, audio: []),
@@ -59,7 +65,7 @@ public enum BroadcastCache {
         try Data(logo.textFiles["initials.txt", default: ""].utf8).write(to: text.appendingPathComponent("initials.txt"))
         try DerivedFolder.ffmpeg(logo.logoArguments(output: folder.appendingPathComponent("logo.png").path, textDirectory: text.path),
                                  channel: channel.number)
-        return try DerivedFolder.segmentDurations(folder, expected: catalog.loopSegments)
+        return try durations ?? DerivedFolder.segmentDurations(folder, expected: catalog.loopSegments)
     }
 }
 

@@ -15,6 +15,19 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
     public var video: Video?
     /// In PMT order; the first is the one a player without a choice plays.
     public var audio: [Audio]
+    /// A stream that changes (`BroadcastForms`): nil, an ordinary one.
+    public var change: Change?
+
+    /// How a channel's stream changes as it plays.
+    public struct Change: Codable, Sendable, Equatable {
+        /// `pmt`: half way through the loop the PMT changes (new PIDs, a headend reconfigured) and
+        /// the sound has `toneHz`; `multiplex`: a second programme (service `serviceID`, colour
+        /// `colour`, tone `toneHz`) beside the first in one TS.
+        public var kind: String
+        public var toneHz: Int
+        public var colour: String?
+        public var serviceID: Int?
+    }
 
     public struct Video: Codable, Sendable, Equatable {
         /// `h264` or `mpeg2`.
@@ -84,6 +97,15 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
                   video.width % 2 == 0, video.height % 4 == 0 else { return "size \(video.width)x\(video.height) is not an even size up to 1920x1088" }
             guard video.sampleAspect != nil else { return "sar \"\(video.sar)\" is not N:D" }
             guard video.frameRate != nil else { return "rate \"\(video.rate)\" is not a frame rate" }
+        }
+        if let change {
+            guard ["pmt", "multiplex"].contains(change.kind) else { return "change \"\(change.kind)\" is not pmt or multiplex" }
+            guard (20...20_000).contains(change.toneHz) else { return "the change's tone \(change.toneHz) Hz is not audible" }
+            guard video != nil else { return "a changing stream needs a picture" }
+            if change.kind == "multiplex" {
+                guard change.colour.flatMap(DemoChannel.rgb) != nil else { return "a multiplex's second programme needs a #RRGGBB colour" }
+                guard let service = change.serviceID, (2...65_535).contains(service) else { return "a multiplex's second service id must be 2 to 65535" }
+            }
         }
         for track in audio {
             guard Self.audioCodecs.contains(track.codec) else { return "audio codec \"\(track.codec)\" is not one of \(Self.audioCodecs.sorted())" }

@@ -14,7 +14,7 @@ import Foundation
 /// track's in its centre channel only (where a broadcast's speech is).
 public struct BroadcastRecipe: Sendable {
     /// Bumped whenever the output would change, so old caches are not reused.
-    public static let version = "zapper-broadcast-recipe-2"
+    public static let version = "zapper-broadcast-recipe-3"
     public static let sampleRate = 48_000
     /// How fast the bar crosses the picture: half its display width a second.
     static let barSpeed = 0.5
@@ -41,7 +41,8 @@ public struct BroadcastRecipe: Sendable {
     /// channel's colour and its text only.
     public static let barTop = 0.62
 
-    public func arguments(output: URL, textDirectory: String) -> [String] {
+    /// `muxerOptions`: the MPEG-TS muxer's own (`mpegts_start_pid=0x200`).
+    public func arguments(output: URL, textDirectory: String, muxerOptions: [String] = []) -> [String] {
         var inputs: [String] = [], outputs: [String] = []
         if let video = channel.video, let rate = video.frameRate {
             let drawRate = video.interlaced ? "\(rate.numerator * 2)/\(rate.denominator)" : "\(rate.numerator)/\(rate.denominator)"
@@ -62,7 +63,8 @@ public struct BroadcastRecipe: Sendable {
             if track.description == true { outputs += ["-disposition:a:\(index)", "visual_impaired"] }
         }
         // The segment muxer hands the MPEG-TS muxer its options this way.
-        if channel.audio.contains(where: { $0.codec == "latm" }) { outputs += ["-segment_format_options", "mpegts_flags=latm"] }
+        let options = muxerOptions + (channel.audio.contains(where: { $0.codec == "latm" }) ? ["mpegts_flags=latm"] : [])
+        if !options.isEmpty { outputs += ["-segment_format_options", options.joined(separator: ":")] }
         outputs += ["-metadata", "service_name=\(channel.name)", "-metadata", "service_provider=Zapper Origin",
                     "-f", "segment", "-segment_time", "\(segmentSeconds)", "-segment_format", "mpegts",
                     "-segment_list", output.appendingPathComponent("index.m3u8").path, "-segment_list_type", "m3u8",

@@ -140,6 +140,9 @@ public struct DemoChannel: Codable, Sendable, Equatable {
 
     public var rgb: (red: UInt8, green: UInt8, blue: UInt8)? { Self.rgb(colour) }
 
+    /// `#RRGGBB` as numbers, for a colour that is no channel's own (a multiplex's second programme).
+    public static func rgbOf(_ colour: String) -> (red: UInt8, green: UInt8, blue: UInt8)? { rgb(colour) }
+
     /// `#RRGGBB` as numbers.
     static func rgb(_ colour: String) -> (red: UInt8, green: UInt8, blue: UInt8)? {
         let hex = colour.hasPrefix("#") ? colour.dropFirst() : colour[...]

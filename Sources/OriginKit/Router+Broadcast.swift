@@ -8,14 +8,15 @@ extension OriginRouter {
     /// | path | what it is |
     /// |---|---|
     /// | `/broadcast.m3u` | a lineup of every broadcast channel as raw MPEG-TS (the radio one `radio="true"`) |
-    /// | `/broadcast-hls.m3u` | the same channels as HLS media playlists |
+    /// | `/broadcast-hls.m3u` | the same channels as HLS media playlists (but the multiplex) |
     /// | `/broadcast/N.ts` | channel N as one endless MPEG-TS body, paced in real time (`video/mp2t`) |
     /// | `/broadcast/N/index.m3u8`, `/broadcast/N/S.ts` | channel N as a live HLS media playlist and its segments |
     static let broadcastPrefix = "broadcast"
 
     func broadcastLineup(baseURL: String, hls: Bool) -> String {
         var lines = ["#EXTM3U"]
-        for channel in catalog.broadcastChannels {
+        // A multiplex's slices do not start at key frames: raw TS only.
+        for channel in catalog.broadcastChannels where !(hls && channel.change?.kind == "multiplex") {
             var attributes = "tvg-id=\"\(channel.id)\" tvg-chno=\"\(channel.number)\" tvg-logo=\"\(baseURL)/logos/\(channel.number).png\""
             attributes += " group-title=\"\(channel.isRadio ? "Radio" : "Broadcast")\""
             if channel.isRadio { attributes += " radio=\"true\"" }

@@ -53,6 +53,27 @@ extension KMSDisplay {
         return try apply(action, description: description, why: "after a connector change")
     }
 
+    /// `[display] match-frame-rate`: a mode of this size whose refresh is in the family of
+    /// `pictureRate` (`RefreshMatch`), modeset now; the mode, or nil when none was needed
+    /// (or the modeset failed, said in the log: the old mode is set again).
+    public func matchRefresh(toPictureRate pictureRate: Double) -> String? {
+        guard state == .active,
+              let index = RefreshMatch.mode(for: pictureRate, current: modeChoice.mode, offered: modeChoice.connector.modes) else { return nil }
+        let old = modeChoice
+        var choice = old
+        choice.modeIndex = index
+        do {
+            let description = try device.describe()
+            _ = try apply(.modeset(choice, note: nil), description: description,
+                          why: String(format: "for %.3g pictures a second (match-frame-rate)", pictureRate))
+            return "\(choice.mode)"
+        } catch {
+            log("display: cannot switch to \(choice.mode) for the content's rate: \(error); staying at \(old.mode)")
+            if let description = try? device.describe() { _ = try? apply(.modeset(old, note: nil), description: description, why: "again") }
+            return nil
+        }
+    }
+
     private func apply(_ action: ConnectorAction, description: KMSDescription, why: String) throws -> ConnectorChange {
         switch action {
         case .keep(let choice):

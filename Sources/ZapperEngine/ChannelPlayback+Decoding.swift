@@ -18,6 +18,10 @@ extension ChannelPlayback {
         var timeline = SplicedTimeline()
         var jumpsTold = 0
         var path = PicturePath(choice: deinterlace)
+        // Video streams whose first key frame has come (since the start or a discontinuity):
+        // before it, a stream joined in the middle (a raw TS, a multiplex) has nothing to decode.
+        var keyed = Set<Int32>()
+        var unkeyed = 0  // packets passed over waiting: a stream that never flags a key frame is decoded after `waitForKey`
         let resampler = AudioResampler(outputRate: sampleRate)
         learnWhileWarm()
         while let entry = inbox.next() {
@@ -40,11 +44,16 @@ extension ChannelPlayback {
             var audioRequest = trackState.audioRequest
             do {
                 demuxer = try Demuxer(queue: delivery.bytes, container: delivery.container,
-                                      cached: parametersCache.get(channel.number, variant: delivery.variant, source: channel.url.absoluteString), audio: audioRequest.choice)
+                                      cached: parametersCache.get(channel.number, variant: delivery.variant, source: channel.url.absoluteString), audio: audioRequest.choice,
+                                      program: channel.program)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant, source: channel.url.absoluteString) }
                 trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
+                if Self.debugTimeline {
+                    let streams = demuxer.parameters.map { "\($0.streamID):\($0.codecName)" }.joined(separator: " ")
+                    FileHandle.standardError.write(Data("demuxer: segment \(delivery.sequence) programme \(demuxer.program.map(String.init) ?? "-") streams \(streams) audio \(demuxer.selectedAudio.map(String.init) ?? "-")\n".utf8))
+                }
                 // A radio channel: sound and no picture (a picture later, after a PMT change, does not undo it).
-                if !demuxer.parameters.contains(where: { $0.kind == .video }), demuxer.parameters.contains(where: { $0.kind == .audio }) {
+                if !demuxer.readsPicture, demuxer.parameters.contains(where: { $0.kind == .audio }) {
                     soundOnly.store(true, ordering: .relaxed)
                 }
             } catch {
@@ -55,6 +64,7 @@ extension ChannelPlayback {
             var span: (first: Double, last: Double)?  // packet times seen in this segment
             do {
                 if spliced {
+                    keyed.removeAll()
                     captionFeed.discontinuity(at: timeline.end)
                     // The old timeline's last pictures come out first, then the decoders start afresh.
                     for (id, decoder) in decoders {
@@ -66,7 +76,21 @@ extension ChannelPlayback {
                 // A separate rendition brings the sound: the stream's own (if any) is not played.
                 var separateAudio = trackState.separateAudio != nil
                 var unreadable = 0  // packets in a row a decoder could not read
+                var changes = 0
                 while let packet = try demuxer.readPacket() {
+                    if demuxer.changes != changes {
+                        // A PMT that changed: its new streams play on, without a retune; the panel lists its tracks.
+                        changes = demuxer.changes
+                        trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
+                        // Its streams start afresh: their decoders, their first key frame, their place on the timeline.
+                        let played = demuxer.playedStreamIDs
+                        timeline.forget(streams: played)
+                        for id in played {
+                            decoders[id]?.flush()
+                            keyed.remove(id)
+                        }
+                        FileHandle.standardError.write(Data("zapper: channel \(channel.number): the stream's programme changed (\(demuxer.parameters.count) streams now); playing on\n".utf8))
+                    }
                     if trackState.audioRequest.generation != audioRequest.generation {
                         audioRequest = trackState.audioRequest
                         separateAudio = trackState.separateAudio != nil
@@ -77,6 +101,10 @@ extension ChannelPlayback {
                     }
                     let parameters = demuxer.parameters[packet.streamIndex]
                     guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
+                    // Sound before the first picture's key frame (a stream joined in the middle of a
+                    // group) would only fill the sound queue, which waits for the picture, and
+                    // hold the decoder before it reaches that key frame: it is passed over.
+                    if parameters.kind == .audio, keyed.isEmpty, unkeyed <= Self.waitForKey, demuxer.readsPicture { continue }
                     let base = demuxer.timeBase(stream: packet.streamIndex)
                     // Without probing, libavformat cannot time the second and later audio
                     // frames of a PES: those packets come without a pts and are timed by
@@ -108,6 +136,11 @@ extension ChannelPlayback {
                             }
                         }
                         guard !catchUp.skipping else { continue }
+                        if !keyed.contains(parameters.streamID) {
+                            unkeyed += 1
+                            guard packet.isKeyframe || unkeyed > Self.waitForKey else { continue }
+                            keyed.insert(parameters.streamID)
+                        }
                     }
                     var decoder: Decoder
                     if let existing = decoders[parameters.streamID] {

@@ -45,7 +45,7 @@ extension ChannelPlayback {
     }
 
     private func decodeFirstPicture(of head: HLSSegmentDelivery, cached: [CodecParameters]) throws -> WarmPreview? {
-        let demuxer = try Demuxer(queue: head.bytes.snapshot(), container: head.container, cached: cached)
+        let demuxer = try Demuxer(queue: head.bytes.snapshot(), container: head.container, cached: cached, program: channel.program)
         while let packet = try demuxer.readPacket() {
             let parameters = demuxer.parameters[packet.streamIndex]
             guard parameters.kind == .video else { continue }

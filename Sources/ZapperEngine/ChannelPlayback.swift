@@ -51,6 +51,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     static let maxAudioSeconds = 1.0
     /// Unreadable packets in a row a decoder may skip before the segment fails.
     static let skippedPackets = 16
+    /// Video packets passed over waiting for a stream's first key frame, at most (about 10 s at 25 a second).
+    static let waitForKey = 250
     static let debugTimeline = ProcessInfo.processInfo.environment["ZAPPER_DEBUG_TIMELINE"] != nil
 
     /// A playback for tune `serial`, or (serial nil) a warm neighbour: its session

@@ -9,20 +9,37 @@ import ZapperCore
 /// Of several audio streams (languages muxed in one MPEG-TS), one is chosen
 /// (`AudioChoice`, default the first) and only its packets come out of
 /// `readPacket`; the others are discarded in libavformat.
+///
+/// A multi-programme TS (a multiplex) plays one programme: the one asked for (its service
+/// id, the lineup's `#EXTVLCOPT:program=N`), else the first with a picture; the others'
+/// packets are passed over. Streams that appear while it is read (a PMT that changed: a
+/// headend reconfigured, an SD programme turning HD) are taken on at once, as the programme's
+/// new streams: their packets come out, and its audio is chosen again among them.
 public final class Demuxer {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private let io: CustomIO
     /// One entry per stream index.
-    public let parameters: [CodecParameters]
+    public private(set) var parameters: [CodecParameters]
     /// Whether the streams were probed (no cached parameters were usable).
     public let probed: Bool
-    /// The audio streams in stream order, with their languages.
-    public let audioStreams: [AudioStream]
+    /// The audio streams in stream order, with their languages (the programme's).
+    public private(set) var audioStreams: [AudioStream]
     /// The stream index of the audio stream whose packets are read; nil: no audio.
     public private(set) var selectedAudio: Int?
+    /// The service id of the programme played; nil: the container has no programmes.
+    public var program: Int32? { programmes.id }
+    private var programmes = ProgrammeFollower()
+    private var audioChoice: AudioChoice
+    /// How often the programme changed while it was read (a new PMT, new streams).
+    public private(set) var changes = 0
+    /// The PIDs of the programme played (all streams without programmes).
+    public var playedStreamIDs: [Int32] { parameters.indices.filter { programmes.plays($0) }.map { parameters[$0].streamID } }
+    /// Whether the programme played has a picture (a radio service in a multiplex has none).
+    public var readsPicture: Bool { parameters.indices.contains { parameters[$0].kind == .video && programmes.plays($0) } }
 
     public init(queue: ByteQueue, format formatName: String = "mpegts", cached: [CodecParameters]? = nil,
-                audio: AudioChoice = .first) throws {
+                audio: AudioChoice = .first, program wanted: Int? = nil) throws {
+        audioChoice = audio
         io = try CustomIO(queue: queue)
         guard let context = avformat_alloc_context() else {
             throw AVError(code: zapper_averror(ENOMEM), operation: "avformat_alloc_context")
@@ -65,24 +82,45 @@ public final class Demuxer {
             avformat_close_input(&format)
             throw AVError(code: zapper_averror_invaliddata(), operation: "\(formatName): no audio or video stream found")
         }
-        var audioStreams: [AudioStream] = []
-        for (index, stream) in parameters.enumerated() where stream.kind == .audio {
-            let avStream = opened.pointee.streams[index]!
+        audioStreams = []
+        let kinds = parameters.map(\.kind)
+        programmes.choose(in: opened, wanted: wanted) { kinds.indices.contains($0) && kinds[$0] == .video }
+        audioStreams = programmeAudio()
+        select(audio)
+    }
+
+    /// The audio streams of the programme played.
+    private func programmeAudio() -> [AudioStream] {
+        parameters.indices.filter { parameters[$0].kind == .audio && programmes.plays($0) }.map { index in
+            let avStream = format!.pointee.streams[index]!
             let language = av_dict_get(avStream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
             let description = avStream.pointee.disposition & AV_DISPOSITION_VISUAL_IMPAIRED != 0
-            audioStreams.append(AudioStream(index: index, streamID: avStream.pointee.id, language: language,
-                                            codecName: stream.codecName, isDescription: description))
+            return AudioStream(index: index, streamID: avStream.pointee.id, language: language,
+                               codecName: parameters[index].codecName, isDescription: description)
         }
-        self.audioStreams = audioStreams
-        select(audio)
+    }
+
+    /// Follows the programme: streams libavformat found after the start are taken on, and a
+    /// PMT that lists other streams makes them the ones read, its audio chosen again.
+    private func followProgramme() throws {
+        guard let format else { return }
+        let first = parameters.count
+        for index in first..<max(first, Int(format.pointee.nb_streams)) {
+            let stream = format.pointee.streams[index]!
+            parameters.append(try CodecParameters(copying: stream.pointee.codecpar, streamID: stream.pointee.id))
+        }
+        guard programmes.changed(in: format) != nil || parameters.count > first else { return }
+        changes += 1
+        audioStreams = programmeAudio()
+        select(audioChoice)
     }
 
     /// A segment in its HLS container: MPEG-TS, or fragmented MP4 with the
     /// initialization section at the head of the queue (libavformat's mov
     /// demuxer, which reads `moov` then the fragments without seeking).
     public convenience init(queue: ByteQueue, container: SegmentContainer, cached: [CodecParameters]? = nil,
-                            audio: AudioChoice = .first) throws {
-        try self.init(queue: queue, format: Self.formatName(container), cached: cached, audio: audio)
+                            audio: AudioChoice = .first, program: Int? = nil) throws {
+        try self.init(queue: queue, format: Self.formatName(container), cached: cached, audio: audio, program: program)
     }
 
     public static func formatName(_ container: SegmentContainer) -> String {
@@ -94,9 +132,10 @@ public final class Demuxer {
 
     /// Chooses the audio stream to read from the next packet on.
     public func select(_ choice: AudioChoice) {
+        audioChoice = choice
         selectedAudio = choice.pick(from: audioStreams)
-        for stream in audioStreams {
-            format!.pointee.streams[stream.index]!.pointee.discard = stream.index == selectedAudio ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        for (index, stream) in parameters.enumerated() where stream.kind == .audio {
+            format!.pointee.streams[index]!.pointee.discard = index == selectedAudio ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
     }
 
@@ -122,9 +161,12 @@ public final class Demuxer {
             let status = av_read_frame(format, packet.pointer)
             if status == zapper_averror_eof() { return nil }
             try AVError.check(status, "av_read_frame")
-            // A stream that appeared after the open (a PMT that adds one mid-segment) has no
-            // parameters here: skipped until the next segment's demuxer sees it from the start.
-            guard parameters.indices.contains(packet.streamIndex) else { continue }
+            // A PMT that changed (new streams, or others of those there were) is followed now.
+            // Other programmes' streams are read and passed over here, not discarded in
+            // libavformat: a programme whose streams are all discarded returns no packet, and
+            // its PMT's change back would never be seen.
+            try followProgramme()
+            guard parameters.indices.contains(packet.streamIndex), programmes.plays(packet.streamIndex) else { continue }
             if parameters[packet.streamIndex].kind == .audio, packet.streamIndex != selectedAudio { continue }
             return packet
         }

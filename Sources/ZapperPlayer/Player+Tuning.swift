@@ -186,6 +186,7 @@ extension Player {
                     if let heard { ports.meter?.presented(pictureTime: picture.time, clock: heard, dropped: picture.dropped) }
                     if awaitingFirstPicture {
                         pictureWatch?.reset()
+                        rateMeter.reset()
                         firstPicture = (playback.serial, picture.time, picture.isStill)
                         firstPictureSize = (picture.picture.width, picture.picture.height)
                     } else {
@@ -197,6 +198,9 @@ extension Player {
                             log.emit(.loadRecovered(channel: playback.channel.number, gapMilliseconds: now - lastPictureAt))
                         }
                         watchPicture(of: playback, now: now)
+                        if let rate = rateMeter.add(picture.time), options.config.matchFrameRate {
+                            _ = screen.output.matchRefresh(toPictureRate: rate)
+                        }
                     }
                     lastPictureAt = now
                     if options.traceFrames {

@@ -144,6 +144,8 @@ public final class Player {
     var stillShown: Int?
     /// A playing radio channel's silence (`Player+Radio`).
     var soundWatch = SoundWatch()
+    /// The playing tune's picture rate, for `[display] match-frame-rate`.
+    var rateMeter = PictureRateMeter()
     let keeper: StateKeeper
     /// The status a fleet watches (`Player+Remote`).
     let status = StatusBoard()

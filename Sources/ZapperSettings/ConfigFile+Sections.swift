@@ -93,3 +93,12 @@ extension ConfigFile.Reader {
         return codes
     }
 }
+
+extension ConfigFile.Reader {
+    /// `[display]`: the display's refresh following the content.
+    mutating func readDisplay(_ root: TOMLTable, into config: inout ZapperConfig) {
+        guard let display = subtable(root, "display") else { return }
+        check(display, section: "display", known: ["match-frame-rate"])
+        config.matchFrameRate = bool(display, "match-frame-rate", section: "display") ?? false
+    }
+}

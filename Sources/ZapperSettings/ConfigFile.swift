@@ -85,6 +85,11 @@ import ZapperCore
 /// # Lip sync for a display that delays its picture: pictures this much earlier (ms, -500 to 500).
 /// delay-ms = 0
 ///
+/// [display]
+/// # On KMS, switch the mode's refresh to the content's family (50 Hz for 25/50, 59.94 for
+/// # 29.97/59.94, 24 for film) when a channel's pictures come; at most once a flip.
+/// match-frame-rate = false
+///
 /// [subtitles]
 /// # Subtitles shown where nobody chose any: the first of these languages a channel has.
 /// languages = []
@@ -163,7 +168,7 @@ public enum ConfigFile {
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
             check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within", "flip-radio",
-                                              "parental", "signage", "network", "sound", "subtitles", "schedule", "metrics", "mqtt", "api"])
+                                              "parental", "signage", "network", "sound", "subtitles", "display", "schedule", "metrics", "mqtt", "api"])
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -253,6 +258,7 @@ public enum ConfigFile {
             }
             readSound(root, into: &config)
             readSubtitles(root, into: &config)
+            readDisplay(root, into: &config)
             readSchedule(root, into: &config)
             readMetrics(root, into: &config)
             readAPI(root, into: &config)

@@ -205,7 +205,9 @@ struct Zapper: ParsableCommand {
         FFmpegLibrary.routeLog { level, component, message in
             let kind = component + ": " + message.replacing(/[0-9]+/, with: "#")
             guard saidFFmpeg.withLock({ $0.count < 256 && $0.insert(kind).inserted }) else { return }
-            say("ffmpeg: \(component.isEmpty ? "" : component + ": ")\(level == .error ? "error: " : "")\(message)")
+            // One line, whatever FFmpeg put in it ("Could not find codec parameters …\nConsider increasing …").
+            let text = message.split(whereSeparator: \.isNewline).joined(separator: "; ")
+            say("ffmpeg: \(component.isEmpty ? "" : component + ": ")\(level == .error ? "error: " : "")\(text)")
         }
         let device = audioDevice
         if device != "none" {

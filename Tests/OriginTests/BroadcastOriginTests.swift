@@ -49,7 +49,7 @@ extension OriginOverHTTP {
     @Test func everyBroadcastChannelIsWhatItsEntrySays() async throws {
         let channels = catalog.broadcastChannels
         #expect(channels.count >= 6)
-        for channel in channels {
+        for channel in channels where channel.change?.kind != "multiplex" {
             let playlist = try await get("/broadcast/\(channel.number)/index.m3u8")
             #expect(playlist.status == 200)
             let last = try #require(playlist.text.split(separator: "\n").last { !$0.hasPrefix("#") })
@@ -79,10 +79,34 @@ extension OriginOverHTTP {
         let hls = try await get("/broadcast-hls.m3u").text
         for channel in catalog.broadcastChannels {
             #expect(raw.contains("/broadcast/\(channel.number).ts"))
-            #expect(hls.contains("/broadcast/\(channel.number)/index.m3u8"))
+            #expect(hls.contains("/broadcast/\(channel.number)/index.m3u8") == (channel.change?.kind != "multiplex"))
             let line = try #require(raw.split(separator: "\n").first { $0.contains("tvg-chno=\"\(channel.number)\"") })
             #expect(line.contains("radio=\"true\"") == channel.isRadio)
         }
+    }
+
+    /// The PMT channel's loop: its second half on other PIDs and its other tone; the multiplex: two programmes.
+    @Test func theChangingStreamsChangeAsTheyShould() async throws {
+        let changing = try #require(catalog.broadcastChannels.first { $0.change?.kind == "pmt" })
+        let playlist = try await get("/broadcast/\(changing.number)/index.m3u8").text
+        var pids = Set<String>()
+        for name in playlist.split(separator: "\n").filter({ !$0.hasPrefix("#") }) {
+            let file = try Tool.temporaryFile(try await get("/broadcast/\(changing.number)/\(name)").body, suffix: ".ts")
+            defer { try? FileManager.default.removeItem(at: file) }
+            let ids = try await Tool.run("ffprobe", ["-v", "error", "-show_entries", "stream=id", "-of", "csv=p=0", file.path])
+            pids.formUnion(String(decoding: ids.stdout, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init))
+        }
+        // The live window (six of the loop's ten segments) holds one PID set or both, never a third.
+        #expect(pids.isSubset(of: ["0x100", "0x101", "0x200", "0x201"]) && !pids.isEmpty, "\(pids)")
+        let multiplex = try #require(catalog.broadcastChannels.first { $0.change?.kind == "multiplex" })
+        let slices = try await get("/broadcast/\(multiplex.number)/index.m3u8").text
+        let newest = try #require(slices.split(separator: "\n").last { !$0.hasPrefix("#") })
+        let slice = try Tool.temporaryFile(try await get("/broadcast/\(multiplex.number)/\(newest)").body, suffix: ".ts")
+        defer { try? FileManager.default.removeItem(at: slice) }
+        let programs = try await Tool.run("ffprobe", ["-v", "error", "-show_entries", "program=program_num,nb_streams", "-of", "csv=p=0", slice.path])
+        let listed = String(decoding: programs.stdout, as: UTF8.self).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ", ")) }.sorted()
+        #expect(listed == ["1,2", "\(multiplex.change!.serviceID!),2"])
     }
 
     @Test func theHDHomeRunDescribesItselfAndItsLineup() async throws {

@@ -56,6 +56,12 @@ public struct LineupChannel: Sendable, Equatable {
         return value == "true" || value == "1" || value == "yes"
     }
 
+    /// The programme of a multi-programme MPEG-TS to play: its service id (`#EXTVLCOPT:program=N`,
+    /// or a `program` attribute), 1 to 65535; nil: the first with a picture.
+    public var program: Int? {
+        attributes["program"].flatMap { Int($0.trimmedSpaces) }.flatMap { (1...65_535).contains($0) ? $0 : nil }
+    }
+
     /// The name the guide may know it by when its `tvg-id` is not there: `tvg-name`, else its name.
     public var guideName: String { attributes["tvg-name"].flatMap { $0.isEmpty ? nil : $0 } ?? name }
 

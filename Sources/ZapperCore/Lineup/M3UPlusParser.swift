@@ -25,6 +25,8 @@ public enum M3UPlusParser {
         // `#EXTVLCOPT:http-…` headers since the last stream URL (some lineups put them before #EXTINF).
         var options = RequestHeaders()
         var optionProblem: String?
+        // `#EXTVLCOPT:program=N` since the last stream URL.
+        var program: String?
         var guideURLs: [URL] = []
         var sawHeader = false
         var entries: [Entry] = []
@@ -65,6 +67,11 @@ public enum M3UPlusParser {
             }
             if line.hasPrefix("#EXTVLCOPT:") {
                 let option = line.dropFirst("#EXTVLCOPT:".count).split(separator: "=", maxSplits: 1).map(String.init)
+                // VLC's programme of a multiplex (its service id), kept with the entry.
+                if option.count == 2, option[0].trimmingCharacters(in: .whitespaces).lowercased() == "program" {
+                    program = option[1].trimmingCharacters(in: .whitespaces)
+                    continue
+                }
                 do {
                     if option.count == 2 { _ = try options.set(String(Substring(option[0]).trimmingSpaces), option[1]) }
                 } catch {
@@ -74,12 +81,14 @@ public enum M3UPlusParser {
             }
             if line.hasPrefix("#") { continue }  // #KODIPROP, comments, unknown tags
 
-            let entry = pending ?? Pending(line: number, attributes: [:], title: "")
+            var entry = pending ?? Pending(line: number, attributes: [:], title: "")
+            if let program { entry.attributes["program"] = program }
             let lineOptions = options
             let lineProblem = optionProblem
             pending = nil
             options = RequestHeaders()
             optionProblem = nil
+            program = nil
             guard entries.count < LineupLimits.channels else {
                 problem(number, "more than \(LineupLimits.channels) channels; the rest of the lineup is skipped")
                 break

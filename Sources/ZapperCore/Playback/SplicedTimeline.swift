@@ -35,6 +35,16 @@ public struct SplicedTimeline {
 
     public init() {}
 
+    /// The programme changed (a new PMT) and `streams` are new to it or back in it: where their
+    /// frames were due before is no jump to mend (a PID back after ten seconds away is not ten
+    /// seconds late); they take the latest correction, as the rest of the programme's clock has it.
+    public mutating func forget(streams: [Int32]) {
+        for stream in streams {
+            expected[stream] = nil
+            correction[stream] = latestCorrection
+        }
+    }
+
     /// A segment of discontinuity `sequence` comes next (`stream`: a continuous stream,
     /// whose clock jumps are mended). True when it starts a new discontinuity after
     /// another: a splice (the decoders' last frames of the old timestamps come out first,

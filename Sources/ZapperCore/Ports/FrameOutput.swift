@@ -23,8 +23,12 @@ public protocol FrameOutput: AnyObject {
     /// Acts on what happened to the display since the last call (a VT switch, a
     /// hotplug); called by the loop every tick, also when nothing is drawn.
     func serviceEvents()
+    /// Switches to a mode of this size whose refresh suits `pictureRate` (`RefreshMatch`); the
+    /// mode switched to, or nil when none was (a display that cannot, or needs not).
+    func matchRefresh(toPictureRate pictureRate: Double) -> String?
 }
 
 extension FrameOutput {
     public func serviceEvents() {}
+    public func matchRefresh(toPictureRate pictureRate: Double) -> String? { nil }
 }

@@ -38,6 +38,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var captionsWhenMuted = false
     /// The sound played where nobody chose a track (`[sound] languages`, `audio-description`).
     public var audio = AudioPreferences()
+    /// The display's refresh follows the content's picture rate on KMS (`[display] match-frame-rate`).
+    public var matchFrameRate = false
     /// Lip sync (`[sound] delay-ms`): pictures that much earlier against the sound; the state's wins.
     public var lipSync = LipSync()
     /// Subtitles shown where nobody chose any (`[subtitles] languages`); empty: none.
