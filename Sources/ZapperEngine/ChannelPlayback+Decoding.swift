@@ -247,7 +247,9 @@ extension ChannelPlayback {
         if kind == .video {
             captionFeed.picture(frame, at: time, tracks: trackState)
             if still { return enqueue(picture: path.still(frame, timeBase: timeBase), at: time, segment: segment, still: true) }
-            for (picture, pictureTime) in try path.pictures(for: frame, stream: stream, timeBase: timeBase, at: time) {
+            let fields = try path.pictures(for: frame, stream: stream, timeBase: timeBase, at: time)
+            if path.givesFields { pictures.keepAtLeast(Self.minFieldPictures) }
+            for (picture, pictureTime) in fields {
                 guard enqueue(picture: picture, at: pictureTime, segment: segment) else { return false }
             }
             return true

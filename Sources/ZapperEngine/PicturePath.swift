@@ -92,6 +92,9 @@ struct PicturePath {
         return fields.first ?? frame
     }
 
+    /// Whether a stream is deinterlaced at field rate now (two pictures a frame).
+    var givesFields: Bool { deinterlacers.values.contains { $0.rate == .field } }
+
     /// Seconds the deinterlacers have taken on `stream` so far (the speed judgements count them).
     func busySeconds(stream: Int32) -> Double { deinterlacers[stream]?.busySeconds ?? 0 }
 

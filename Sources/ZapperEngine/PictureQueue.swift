@@ -39,6 +39,9 @@ final class PictureQueue: @unchecked Sendable {
         return taken
     }
 
+    /// At least `count` pictures may wait from now on (`DuePictures.keepAtLeast`).
+    func keepAtLeast(_ count: Int) { condition.withLock { due.keepAtLeast(count) } }
+
     /// Wakes a waiting decode thread to ask `dropsOldest` again.
     func wake() { condition.withLock { condition.broadcast() } }
 

@@ -18,6 +18,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .m3u:
             let lineup = M3UPlusParser.parse(text, source: "fuzz.m3u")
             _ = lineup.channels.first.map(\.stateKey)
+            _ = lineup.channels.first.map { ($0.program, $0.isRadio) }
+            // An HDHomeRun's lineup.json and discover.json are lineups too.
+            let tuner = HDHomeRunLineup.parse(text, source: "fuzz.json")
+            _ = (tuner.channels.first?.stateKey, HDHomeRunLineup.device(text)?.tuners)
         case .hls:
             Self.playlist(text)
         case .webvtt:

@@ -6,7 +6,7 @@
 public struct DuePictures {
     public let maxCount: Int
     public let maxBytes: Int
-    public let minCount: Int
+    public private(set) var minCount: Int
     public private(set) var pictures: [TimedPicture] = []
     public private(set) var bytes = 0
 
@@ -14,6 +14,14 @@ public struct DuePictures {
         self.maxCount = max(maxCount, 1)
         self.maxBytes = max(maxBytes, 1)
         self.minCount = min(max(minCount, 1), self.maxCount)
+    }
+
+    /// At least `count` pictures from now on, whatever they hold (never above `maxCount`): a
+    /// deinterlacer at field rate, which holds a frame back and gives two pictures for each,
+    /// needs more pictures in hand than a picture a frame does (at 1080i25 three are 60 ms,
+    /// and a fifth of the fields were found dropped).
+    public mutating func keepAtLeast(_ count: Int) {
+        minCount = min(max(minCount, count), maxCount)
     }
 
     public var isFull: Bool { pictures.count >= maxCount || (bytes >= maxBytes && pictures.count >= minCount) }
