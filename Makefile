@@ -4,6 +4,7 @@
 #               (make test-image: image/test on bochs and virtio-gpu)
 #   make fuzz   libFuzzer on each parser of outside bytes for FUZZ_SECONDS (60) each
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
+#               the same for a 1080i25 broadcast channel deinterlaced (beside ffmpeg -vf bwdif and mpv);
 #               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
 #               (on loopback, then over a shaped broadband link), key to screen while loads hang, a
 #               provider-sized lineup, and last the soak: 10,000 changes with memory read every 1,000
@@ -138,6 +139,7 @@ bench: build-release
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BENCH_PACKAGES)"
 	$(SWIFTPM) build -c release $(SCRATCH) --product zapper-bench
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" playback $(BENCH_ARGS)
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" deinterlace
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap --network broadband $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys

@@ -47,7 +47,7 @@ struct DeinterlaceBench: ParsableCommand {
         var rows: [(tool: String, measurement: WindowMeasurement, pictures: String)] = []
         if chosen.contains("zapper") { rows.append(try zapper(url: url, lineup: lineup, tools: tools, directory: directory)) }
         if chosen.contains("ffmpeg") {
-            // bwdif, as zapper deinterlaces, and yadif, the cheaper filter a slow box might take instead.
+            // bwdif, as zapper deinterlaces, and yadif, the other filter a slow box might take instead.
             for filter in ["bwdif", "yadif"] {
                 let arguments = ["-hide_banner", "-nostats", "-loglevel", "error", "-re", "-i", url, "-t", String(Int(warmup + seconds + 20)),
                                  "-vf", "\(filter)=mode=send_field:parity=auto:deint=interlaced", "-f", "null", "-"]
@@ -137,7 +137,7 @@ struct DeinterlaceBench: ParsableCommand {
             lines.append(String(format: "zapper's CPU is %.2fx ffmpeg's (decoding and bwdif alone; zapper also scales 50 pictures a second to 1920x1080 and presents them).",
                                 zapper.measurement.cpuPercent / max(ffmpeg.measurement.cpuPercent, 0.1)))
         }
-        lines.append("- zapper, ffmpeg's first row and mpv use libavfilter's bwdif at field rate (mpv picks bwdif for --deinterlace=yes in software); the yadif row is the cheaper filter's cost beside it. CPU is (utime + stime) from /proc over the window's wall time; 100 % is one core.")
+        lines.append("- zapper, ffmpeg's first row and mpv use libavfilter's bwdif at field rate (mpv picks bwdif for --deinterlace=yes in software); the yadif row is the other filter's cost beside it, measured rather than assumed. CPU is (utime + stime) from /proc over the window's wall time; 100 % is one core.")
         return lines.joined(separator: "\n")
     }
 }
