@@ -125,3 +125,17 @@ struct BenchError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension ChildProcess {
+    /// Starts the process and samples it (`ProcessSampler`) while `body` runs; stops both after.
+    func runSampled<T>(_ body: (ProcessSampler) throws -> T) throws -> T {
+        try run()
+        let sampler = ProcessSampler(pid: pid)
+        sampler.start()
+        defer {
+            sampler.stop()
+            stop()
+        }
+        return try body(sampler)
+    }
+}

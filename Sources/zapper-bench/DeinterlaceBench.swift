@@ -71,13 +71,10 @@ struct DeinterlaceBench: ParsableCommand {
             script: "wait-event first-frame 30000\nwait \(longest)\nquit\n",
             arguments: ["--channel", String(channel), "--size", "1920x1080", "--audio-device", "default", "--trace-frames"])
         Progress.say("zapper: channel \(channel), offscreen 1920x1080, deinterlacing")
-        try child.run()
-        let sampler = ProcessSampler(pid: child.pid)
-        sampler.start()
-        defer {
-            sampler.stop()
-            child.stop()
-        }
+        return try child.runSampled { sampler in try measureZapper(child, sampler, eventsURL: eventsURL) }
+    }
+
+    private func measureZapper(_ child: ChildProcess, _ sampler: ProcessSampler, eventsURL: URL) throws -> (tool: String, measurement: WindowMeasurement, pictures: String) {
         var events = LogTail(url: eventsURL)
         var presented: [(time: Double, pts: Int)] = []
         var firstFrame: Double?
@@ -108,15 +105,9 @@ struct DeinterlaceBench: ParsableCommand {
     private func peer(_ tool: String, executable: URL, arguments: [String], directory: URL) throws -> (tool: String, measurement: WindowMeasurement, pictures: String) {
         let child = try ChildProcess(name: tool, executable: executable, arguments: arguments, directory: directory)
         Progress.say("\(tool): \(arguments.suffix(4).joined(separator: " "))")
-        try child.run()
-        let sampler = ProcessSampler(pid: child.pid)
-        sampler.start()
-        defer {
-            sampler.stop()
-            child.stop()
+        return try child.runSampled { sampler in
+            (tool, try measureWindow(child, sampler, from: child.startedAt + 2 + warmup, seconds: seconds), "—")
         }
-        let measurement = try measureWindow(child, sampler, from: child.startedAt + 2 + warmup, seconds: seconds)
-        return (tool, measurement, "—")
     }
 
     private func report(date: Date, rows: [(tool: String, measurement: WindowMeasurement, pictures: String)],
