@@ -57,6 +57,9 @@ public enum BroadcastCache {
                                                   loopSegments: catalog.loopSegments, into: folder)
         } else {
             try DerivedFolder.ffmpeg(recipe.arguments(output: folder, textDirectory: text.path), channel: channel.number)
+            if !(channel.subtitles ?? []).isEmpty {
+                durations = try BroadcastSubtitles.add(channel, recipe: recipe, loopSegments: catalog.loopSegments, in: folder)
+            }
         }
         // The logo, as the demo channels' are drawn.
         let logo = EncodeRecipe(channel: DemoChannel(number: channel.number, id: channel.id, name: channel.name, group: "",

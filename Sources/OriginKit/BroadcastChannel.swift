@@ -17,6 +17,16 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
     public var audio: [Audio]
     /// A stream that changes (`BroadcastForms`): nil, an ordinary one.
     public var change: Change?
+    /// DVB subtitle streams (`BroadcastSubtitles`), in PMT order.
+    public var subtitles: [Subtitles]?
+
+    /// One DVB subtitle stream: its language and its pages, each shown for an equal part of the loop.
+    public struct Subtitles: Codable, Sendable, Equatable {
+        /// ISO 639-2.
+        public var language: String
+        public var name: String
+        public var script: [String]
+    }
 
     /// How a channel's stream changes as it plays.
     public struct Change: Codable, Sendable, Equatable {
@@ -106,6 +116,14 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
                 guard change.colour.flatMap(DemoChannel.rgb) != nil else { return "a multiplex's second programme needs a #RRGGBB colour" }
                 guard let service = change.serviceID, (2...65_535).contains(service) else { return "a multiplex's second service id must be 2 to 65535" }
             }
+        }
+        guard (subtitles ?? []).count <= BroadcastSubtitles.mostStreams else { return "at most \(BroadcastSubtitles.mostStreams) subtitle streams" }
+        for track in subtitles ?? [] {
+            guard track.language.count == 3, track.language.allSatisfy(\.isLowercase) else { return "subtitle language \"\(track.language)\" is not ISO 639-2" }
+            guard (1...8).contains(track.script.count), track.script.allSatisfy({ (1...32).contains($0.count) && $0.allSatisfy(\.isASCII) }) else {
+                return "subtitles: one to eight pages of 1 to 32 plain characters"
+            }
+            guard video != nil, change == nil else { return "subtitles need a picture and a stream that does not change" }
         }
         for track in audio {
             guard Self.audioCodecs.contains(track.codec) else { return "audio codec \"\(track.codec)\" is not one of \(Self.audioCodecs.sorted())" }

@@ -48,6 +48,7 @@ extension ChannelPlayback {
                                       program: channel.program)
                 if demuxer.probed { parametersCache.set(demuxer.parameters, for: channel.number, variant: delivery.variant, source: channel.url.absoluteString) }
                 trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
+                trackState.streamSubtitles(demuxer.subtitleStreams)
                 if Self.debugTimeline {
                     let streams = demuxer.parameters.map { "\($0.streamID):\($0.codecName)" }.joined(separator: " ")
                     FileHandle.standardError.write(Data("demuxer: segment \(delivery.sequence) programme \(demuxer.program.map(String.init) ?? "-") streams \(streams) audio \(demuxer.selectedAudio.map(String.init) ?? "-")\n".utf8))
@@ -77,11 +78,21 @@ extension ChannelPlayback {
                 var separateAudio = trackState.separateAudio != nil
                 var unreadable = 0  // packets in a row a decoder could not read
                 var changes = 0
+                var subtitleRequest = -1  // the feed's generation the demuxer follows
+                var subtitles: (index: Int, decoder: BitmapSubtitleDecoder?)?
                 while let packet = try demuxer.readPacket() {
+                    if bitmapFeed.request.generation != subtitleRequest {
+                        // The viewer chose other subtitles: the demuxer reads that stream's packets.
+                        let request = bitmapFeed.request
+                        subtitleRequest = request.generation
+                        demuxer.selectSubtitles(BitmapSubtitleFeed.stream(for: request.track, in: demuxer.subtitleStreams)?.index)
+                    }
                     if demuxer.changes != changes {
                         // A PMT that changed: its new streams play on, without a retune; the panel lists its tracks.
                         changes = demuxer.changes
                         trackState.streamAudio(demuxer.audioStreams, selected: demuxer.selectedAudio)
+                        trackState.streamSubtitles(demuxer.subtitleStreams)
+                        subtitleRequest = -1
                         // Its streams start afresh: their decoders, their first key frame, their place on the timeline.
                         let played = demuxer.playedStreamIDs
                         timeline.forget(streams: played)
@@ -100,6 +111,17 @@ extension ChannelPlayback {
                         if !separateAudio { samples.removeAll() }
                     }
                     let parameters = demuxer.parameters[packet.streamIndex]
+                    if parameters.kind == .subtitle {
+                        // DVB subtitles: each page decoded onto the timeline for the loop to show.
+                        if subtitles?.index != packet.streamIndex { subtitles = (packet.streamIndex, try? BitmapSubtitleDecoder(parameters)) }
+                        let base = demuxer.timeBase(stream: packet.streamIndex)
+                        if var page = try? subtitles?.decoder?.decode(packet, timeBase: base) {
+                            page.start += timeline.offset
+                            page.end = page.end.map { $0 + timeline.offset }
+                            bitmapFeed.add(page, generation: subtitleRequest)
+                        }
+                        continue
+                    }
                     guard parameters.kind == .video || (parameters.kind == .audio && !separateAudio) else { continue }
                     // Sound before the first picture's key frame (a stream joined in the middle of a
                     // group) would only fill the sound queue, which waits for the picture, and

@@ -137,6 +137,10 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     /// The chosen closed captions, decoded from the pictures.
     let captionFeed = CaptionFeed()
     public func chooseCaptions(_ channel: CaptionChannel?) { captionFeed.choose(channel) }
+    /// The chosen DVB subtitles, decoded on the decode thread.
+    let bitmapFeed = BitmapSubtitleFeed()
+    public func chooseBitmapSubtitles(_ track: BitmapSubtitleTrack?) { bitmapFeed.choose(track) }
+    public func bitmapSubtitle(at time: Double) -> SubtitleBitmap? { bitmapFeed.showing(at: time) }
     public func captionLines(at time: Double) -> [String] { captionFeed.lines(at: time) }
 
     public func start() {

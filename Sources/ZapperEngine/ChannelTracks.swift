@@ -60,6 +60,16 @@ final class ChannelTracks: ChannelTrackList, @unchecked Sendable {
         }
     }
 
+    /// A raw stream's DVB subtitle streams, as the Subtitles tab lists them.
+    private var streamSubtitles: [BitmapSubtitleTrack] = []
+    public var bitmapSubtitleTracks: [BitmapSubtitleTrack] { lock.withLock { streamSubtitles } }
+
+    /// The decode thread: the demuxer's DVB subtitle streams.
+    func streamSubtitles(_ streams: [SubtitleStream]) {
+        let tracks = BitmapSubtitleFeed.tracks(streams)
+        lock.withLock { streamSubtitles = tracks }
+    }
+
     /// The decode thread: the demuxer's audio streams and the one it reads.
     func streamAudio(_ streams: [AudioStream], selected: Int?) {
         lock.withLock {

@@ -174,11 +174,17 @@ final class OutputFile {
 
     /// A stream for the encoder's packets; its index.
     func addStream(_ encoder: H264Encoder) throws -> Int32 {
+        try addStream(encoder.context!, timeBase: encoder.timeBase, language: nil)
+    }
+
+    /// A stream for an encoder's packets, in `language` (ISO 639-2) when given; its index.
+    func addStream(_ encoder: UnsafeMutablePointer<AVCodecContext>, timeBase: AVRational? = nil, language: String?) throws -> Int32 {
         guard let stream = avformat_new_stream(context, nil) else {
             throw AVError(code: zapper_averror(ENOMEM), operation: "avformat_new_stream")
         }
-        try AVError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "avcodec_parameters_from_context")
-        stream.pointee.time_base = encoder.timeBase
+        try AVError.check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder), "avcodec_parameters_from_context")
+        stream.pointee.time_base = timeBase ?? encoder.pointee.time_base
+        if let language { av_dict_set(&stream.pointee.metadata, "language", language, 0) }
         return stream.pointee.index
     }
 

@@ -26,6 +26,9 @@ public final class Demuxer {
     public private(set) var audioStreams: [AudioStream]
     /// The stream index of the audio stream whose packets are read; nil: no audio.
     public private(set) var selectedAudio: Int?
+    /// The programme's DVB subtitle streams, and the one whose packets are read (nil: none).
+    public private(set) var subtitleStreams: [SubtitleStream] = []
+    public private(set) var selectedSubtitles: Int?
     /// The service id of the programme played; nil: the container has no programmes.
     public var program: Int32? { programmes.id }
     private var programmes = ProgrammeFollower()
@@ -86,7 +89,28 @@ public final class Demuxer {
         let kinds = parameters.map(\.kind)
         programmes.choose(in: opened, wanted: wanted) { kinds.indices.contains($0) && kinds[$0] == .video }
         audioStreams = programmeAudio()
+        subtitleStreams = programmeSubtitles()
         select(audio)
+        selectSubtitles(nil)
+    }
+
+    /// The DVB subtitle streams of the programme played.
+    private func programmeSubtitles() -> [SubtitleStream] {
+        parameters.indices.filter { parameters[$0].kind == .subtitle && parameters[$0].codecName == "dvb_subtitle" && programmes.plays($0) }
+            .map { index in
+                let avStream = format!.pointee.streams[index]!
+                let language = av_dict_get(avStream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
+                return SubtitleStream(index: index, streamID: avStream.pointee.id, language: language, codecName: parameters[index].codecName,
+                                      hearingImpaired: avStream.pointee.disposition & AV_DISPOSITION_HEARING_IMPAIRED != 0)
+            }
+    }
+
+    /// Reads the packets of subtitle stream `index` (one of `subtitleStreams`) from the next on; nil: none.
+    public func selectSubtitles(_ index: Int?) {
+        selectedSubtitles = subtitleStreams.contains { $0.index == index } ? index : nil
+        for (stream, parameters) in parameters.enumerated() where parameters.kind == .subtitle {
+            format!.pointee.streams[stream]!.pointee.discard = stream == selectedSubtitles ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
     }
 
     /// The audio streams of the programme played.
@@ -112,7 +136,10 @@ public final class Demuxer {
         guard programmes.changed(in: format) != nil || parameters.count > first else { return }
         changes += 1
         audioStreams = programmeAudio()
+        let chosenSubtitles = subtitleStreams.first { $0.index == selectedSubtitles }?.language
+        subtitleStreams = programmeSubtitles()
         select(audioChoice)
+        selectSubtitles(subtitleStreams.first { chosenSubtitles != nil && $0.language == chosenSubtitles }?.index)
     }
 
     /// A segment in its HLS container: MPEG-TS, or fragmented MP4 with the
@@ -168,6 +195,7 @@ public final class Demuxer {
             try followProgramme()
             guard parameters.indices.contains(packet.streamIndex), programmes.plays(packet.streamIndex) else { continue }
             if parameters[packet.streamIndex].kind == .audio, packet.streamIndex != selectedAudio { continue }
+            if parameters[packet.streamIndex].kind == .subtitle, packet.streamIndex != selectedSubtitles { continue }
             return packet
         }
     }

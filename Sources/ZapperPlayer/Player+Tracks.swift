@@ -26,7 +26,8 @@ extension Player {
     func subtitleChoices() -> [PanelChoice] {
         let renditions = playback?.tracks.subtitleRenditions ?? []
         let captions = playback?.tracks.captionTracks ?? []
-        let current = playback.flatMap { wantedSubtitles(in: renditions, captions: captions, for: $0.channel) }
+        let bitmaps = playback?.tracks.bitmapSubtitleTracks ?? []
+        let current = playback.flatMap { wantedSubtitles(in: renditions, captions: captions, bitmaps: bitmaps, for: $0.channel) }
         return [PanelChoice(label: "Off", isCurrent: current == nil)] + renditions.enumerated().map { index, rendition in
             PanelChoice(label: rendition.name, detail: rendition.language, isCurrent: current == .rendition(index))
         } + captions.enumerated().map { index, track in
@@ -34,19 +35,27 @@ extension Player {
             let detail = [track.name == track.channel.instreamID ? nil : track.name, track.language].compactMap { $0 }
             return PanelChoice(label: track.channel.instreamID, detail: detail.isEmpty ? nil : detail.joined(separator: ", "),
                                isCurrent: current == .caption(index))
+        } + bitmaps.enumerated().map { index, track in
+            PanelChoice(label: track.name, detail: ["DVB", track.language].compactMap { $0 }.joined(separator: ", "), isCurrent: current == .bitmap(index))
         }
     }
+
+    /// What the state keeps for a DVB subtitle track.
+    static func bitmapChoice(_ track: BitmapSubtitleTrack) -> String { "dvb:" + track.name }
 
     /// Item 0 is Off; then the renditions in order; then the closed captions.
     func chooseSubtitles(_ index: Int) {
         guard let playback else { return }
         let renditions = playback.tracks.subtitleRenditions
         let captions = playback.tracks.captionTracks
+        let bitmaps = playback.tracks.bitmapSubtitleTracks
         let choice: String
         if renditions.indices.contains(index - 1) {
             choice = renditions[index - 1].language ?? renditions[index - 1].name
         } else if captions.indices.contains(index - 1 - renditions.count) {
             choice = captions[index - 1 - renditions.count].channel.instreamID
+        } else if bitmaps.indices.contains(index - 1 - renditions.count - captions.count) {
+            choice = Self.bitmapChoice(bitmaps[index - 1 - renditions.count - captions.count])
         } else {
             choice = ZapperState.subtitlesOff
         }
@@ -57,13 +66,16 @@ extension Player {
     enum SubtitleChoice: Equatable {
         case rendition(Int)
         case caption(Int)
+        case bitmap(Int)
     }
 
     /// The subtitles remembered for `channel` (nil: none). With captions-when-muted,
     /// the first closed captions show while the sound is muted and nothing else is chosen.
-    private func wantedSubtitles(in renditions: [HLSRendition], captions: [CaptionTrack], for channel: LineupChannel) -> SubtitleChoice? {
+    private func wantedSubtitles(in renditions: [HLSRendition], captions: [CaptionTrack], bitmaps: [BitmapSubtitleTrack],
+                                 for channel: LineupChannel) -> SubtitleChoice? {
         let wanted = keeper.state.subtitles[channel.stateKey]
         if let wanted, wanted != ZapperState.subtitlesOff {
+            if let index = bitmaps.firstIndex(where: { Self.bitmapChoice($0) == wanted }) { return .bitmap(index) }
             if let service = CaptionChannel(instreamID: wanted), let index = captions.firstIndex(where: { $0.channel == service }) {
                 return .caption(index)
             }
@@ -72,9 +84,10 @@ extension Player {
         if options.config.captionsWhenMuted, !captions.isEmpty, audio.level.muted { return .caption(0) }
         // Nobody chose: the box's subtitle languages, renditions before closed captions.
         guard wanted == nil else { return nil }
-        let languages = renditions.map(\.language) + captions.map(\.language)
+        let languages = renditions.map(\.language) + captions.map(\.language) + bitmaps.map(\.language)
         return SubtitlePreference.pick(languages, preferred: options.config.subtitleLanguages).map {
-            $0 < renditions.count ? .rendition($0) : .caption($0 - renditions.count)
+            $0 < renditions.count ? .rendition($0)
+                : $0 < renditions.count + captions.count ? .caption($0 - renditions.count) : .bitmap($0 - renditions.count - captions.count)
         }
     }
 
@@ -83,19 +96,30 @@ extension Player {
         guard let playback, !awaitingFirstPicture, let start = playback.tracks.startSequence else {
             subtitles = nil
             subtitleLines = []
+            subtitleBitmap = nil
             return
         }
         let renditions = playback.tracks.subtitleRenditions
         let captions = playback.tracks.captionTracks
-        let choice = wantedSubtitles(in: renditions, captions: captions, for: playback.channel)
+        let bitmaps = playback.tracks.bitmapSubtitleTracks
+        let choice = wantedSubtitles(in: renditions, captions: captions, bitmaps: bitmaps, for: playback.channel)
         var wanted: HLSRendition?
         var caption: CaptionChannel?
+        var bitmap: BitmapSubtitleTrack?
         switch choice {
         case .rendition(let index): wanted = renditions[index]
         case .caption(let index): caption = captions[index].channel
+        case .bitmap(let index): bitmap = bitmaps[index]
         case nil: break
         }
         playback.chooseCaptions(caption)
+        playback.chooseBitmapSubtitles(bitmap)
+        let page = bitmap != nil ? audio.clock.flatMap { playback.bitmapSubtitle(at: $0) } : nil
+        if let page, page != subtitleBitmap {
+            log.emit(.subtitleBitmap(channel: playback.channel.number, regions: page.regions.count,
+                                     canvas: "\(page.canvasWidth)x\(page.canvasHeight)"))
+        }
+        subtitleBitmap = page
         if subtitles?.channel != playback.channel.number || subtitles?.rendition != wanted {
             subtitles = wanted.flatMap { rendition in
                 rendition.uri.map { SubtitlePlayer(channel: playback.channel.number, rendition: rendition, url: $0, stream: playback,

@@ -219,12 +219,13 @@ extension Player {
         guideTick(now: now)
         reminderTick(now: now, date: date)
         notices.expire(now: now)
-        let extras = OverlayModel.Extras(panel: panelContent(at: date), hint: reminderText(at: date) ?? (notices.showsHint ? hintText : nil),
+        var extras = OverlayModel.Extras(panel: panelContent(at: date), hint: reminderText(at: date) ?? (notices.showsHint ? hintText : nil),
                                          guide: guideContent(at: date),
                                          cardNote: notices.hintShown ? nil : options.crashNotice?.note,
                                          locked: lockedCard(now: now), subtitles: subtitleLines,
                                          volume: notices.showsVolume ? VolumeLevel(level: audio.level.volume, muted: audio.level.muted) : nil,
                                          offline: isOffline, radio: radioScreen(at: date, now: now))
+        extras.bitmapSubtitles = subtitleBitmap
         let layers = overlay.layers(tuner.view, now: now, identity: { identity(of: $0) },
                                     programmes: { guide?.lines(for: channels[$0], at: date) ?? (nil, nil, nil) }, extras: extras)
         let presented: Bool

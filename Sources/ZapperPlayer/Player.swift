@@ -138,6 +138,8 @@ public final class Player {
     /// The playing channel's chosen subtitles, and the lines due now (empty: none).
     var subtitles: SubtitlePlayer?
     var subtitleLines: [String] = []
+    /// The chosen DVB subtitles' page on screen now.
+    var subtitleBitmap: SubtitleBitmap?
     /// The size of the tune's first picture, for its `first-frame` event.
     var firstPictureSize = (width: 0, height: 0)
     /// The tune whose first picture was a still (`TimedPicture.isStill`) and whose clock waits for its next one.

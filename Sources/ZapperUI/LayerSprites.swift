@@ -31,7 +31,7 @@ final class LayerSprites {
         case .volume(let level, _): return .volume(level, appearance: 1)
         case .offline: return .offline(appearance: 1)
         case .radio(let screen, _): return .radio(screen, appearance: 1)
-        case .locked, .subtitles, .guide, .blank: return nil
+        case .locked, .subtitles, .guide, .blank, .bitmapSubtitles: return nil
         }
     }
 

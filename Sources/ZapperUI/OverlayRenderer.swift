@@ -195,6 +195,8 @@ public final class OverlayRenderer {
             painter.offlineBadge()
         case .radio(let screen, _):
             painter.radio(screen, logo: logo(screen.channel))
+        case .bitmapSubtitles(let bitmap, _):
+            painter.bitmapSubtitles(bitmap)
         case .guide(let content, _):
             if guideCanvas == nil { guideCanvas = GuideCanvas(layout: layout) }
             guard let canvas = guideCanvas else { return painter.guideGrid(content, logo: logo) }

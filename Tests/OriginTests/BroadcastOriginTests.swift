@@ -31,6 +31,7 @@ extension OriginOverHTTP {
             var channels: Int?
             var tags: [String: String]?
             var disposition: [String: Int]?
+            var nb_read_packets: String?
         }
         var streams: [Stream]
     }
@@ -38,8 +39,8 @@ extension OriginOverHTTP {
     func probe(_ bytes: [UInt8]) async throws -> [Probed.Stream] {
         let file = try Tool.temporaryFile(bytes, suffix: ".ts")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try await Tool.run("ffprobe", ["-v", "error", "-show_entries",
-                                                    "stream=codec_name,codec_type,width,height,field_order,sample_aspect_ratio,channels:stream_tags=language:stream_disposition=visual_impaired",
+        let result = try await Tool.run("ffprobe", ["-v", "error", "-count_packets", "-show_entries",
+                                                    "stream=codec_name,codec_type,width,height,field_order,sample_aspect_ratio,channels,nb_read_packets:stream_tags=language:stream_disposition=visual_impaired",
                                                     "-of", "json", file.path])
         #expect(result.status == 0, "ffprobe: \(result.stderr)")
         return try JSONDecoder().decode(Probed.self, from: result.stdout).streams
@@ -71,6 +72,11 @@ extension OriginOverHTTP {
             #expect(audio.map { $0.tags?["language"] } == channel.audio.map(\.language))
             #expect(audio.map { $0.disposition?["visual_impaired"] == 1 } == channel.audio.map { $0.description == true })
             #expect(audio.map(\.channels) == channel.audio.map(\.channels))
+            // DVB subtitles: every segment holds each stream's page on screen (a tuner joined anywhere shows it).
+            let subtitles = streams.filter { $0.codec_type == "subtitle" }
+            #expect(subtitles.map(\.codec_name) == (channel.subtitles ?? []).map { _ in "dvb_subtitle" }, "channel \(channel.number)")
+            #expect(subtitles.map { $0.tags?["language"] } == (channel.subtitles ?? []).map(\.language))
+            #expect(subtitles.allSatisfy { Int($0.nb_read_packets ?? "") ?? 0 > 0 }, "channel \(channel.number): \(subtitles.map(\.nb_read_packets))")
         }
     }
 

@@ -31,6 +31,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case audio(channel: Int, language: String)
     case subtitles(channel: Int, language: String)
     case subtitle(channel: Int, text: String)
+    /// A DVB subtitle page now on screen: its regions, on its canvas (`720x576`).
+    case subtitleBitmap(channel: Int, regions: Int, canvas: String)
     case picture(mode: String)
     /// Deinterlace was set in the Picture tab (`auto` or `off`).
     case deinterlace(mode: String)
@@ -112,7 +114,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .reminder: .reminder
         case .audio: .audio
         case .subtitles: .subtitles
-        case .subtitle: .subtitle
+        case .subtitle, .subtitleBitmap: .subtitle
         case .picture: .picture
         case .deinterlace: .deinterlace
         case .lipSync: .lipSync
@@ -163,6 +165,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .audio(channel, language), let .subtitles(channel, language):
             [("channel", .int(channel)), ("language", .string(language))]
         case let .subtitle(channel, text): [("channel", .int(channel)), ("text", .string(text))]
+        case let .subtitleBitmap(channel, regions, canvas): [("channel", .int(channel)), ("regions", .int(regions)), ("canvas", .string(canvas))]
         case let .picture(mode), let .deinterlace(mode): [("mode", .string(mode))]
         case let .lipSync(milliseconds): [("ms", .int(milliseconds))]
         case let .locked(channel, rating): [("channel", .int(channel)), ("rating", .string(rating))]

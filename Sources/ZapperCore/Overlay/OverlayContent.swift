@@ -153,6 +153,8 @@ public enum OverlayLayer: Sendable, Equatable {
     case offline(appearance: Double)
     /// A radio channel's screen (`RadioScreen`): its card, drifting, over the black screen.
     case radio(RadioScreen, appearance: Double)
+    /// A bitmap subtitle (DVB), its canvas stretched over the screen; it only fades.
+    case bitmapSubtitles(SubtitleBitmap, appearance: Double)
     /// Standby: the whole screen black.
     case blank
 
@@ -161,7 +163,7 @@ public enum OverlayLayer: Sendable, Equatable {
         switch self {
         case .interstitial(_, let a), .banner(_, let a), .logoBug(_, let a), .digits(_, let a),
              .panel(_, let a), .hint(_, let a), .locked(_, let a), .subtitles(_, let a), .volume(_, let a), .guide(_, let a),
-             .offline(let a), .radio(_, let a):
+             .offline(let a), .radio(_, let a), .bitmapSubtitles(_, let a):
             a
         case .blank: 1
         }

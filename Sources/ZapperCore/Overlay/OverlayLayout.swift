@@ -110,6 +110,13 @@ public struct OverlayLayout: Sendable, Equatable {
                              y: safe.minY + room.y * (1 + screen.driftY), width: size.width, height: size.height))
     }
 
+    /// Where a bitmap subtitle's regions land together (nothing when it has none).
+    public func subtitleRegions(_ bitmap: SubtitleBitmap) -> Rect {
+        let frames = bitmap.regions.map { bitmap.frame(of: $0, onScreen: Int(screen.width), Int(screen.height)) }
+        guard let first = frames.first else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        return frames.dropFirst().reduce(first) { $0.union($1) }
+    }
+
     // MARK: Banner after a zap
 
     public struct Banner: Sendable, Equatable {
@@ -208,6 +215,7 @@ public struct OverlayLayout: Sendable, Equatable {
         case .volume(_, let appearance): volume(appearance: appearance).panel
         case .offline(let appearance): offlineBadge(appearance: appearance)
         case .radio(let screen, _): radio(screen).panel
+        case .bitmapSubtitles(let bitmap, _): subtitleRegions(bitmap)
         }
     }
 
@@ -218,6 +226,7 @@ public struct OverlayLayout: Sendable, Equatable {
         switch layer {
         case .locked, .blank: return screen
         case .subtitles(let lines, _) where lines.allSatisfy({ $0.isEmpty }): return nil
+        case .bitmapSubtitles(let bitmap, _) where bitmap.regions.isEmpty: return nil
         case .hint(let text, _) where text.isEmpty: return nil
         default: break
         }

@@ -12,6 +12,7 @@ public struct OverlayModel {
     private var volume = Presence<VolumeLevel>()
     private var offline = Presence<Bool>()
     private var radio = Presence<RadioScreen>()
+    private var bitmapSubtitles = Presence<SubtitleBitmap>()
 
     public init() {}
 
@@ -33,6 +34,8 @@ public struct OverlayModel {
         public var offline = false
         /// The radio channel playing, in place of a picture.
         public var radio: RadioScreen?
+        /// The chosen DVB subtitles' bitmap on screen now.
+        public var bitmapSubtitles: SubtitleBitmap?
 
         public init(panel: PanelContent? = nil, hint: String? = nil, guide: GuideGridContent? = nil, cardNote: String? = nil,
                     locked: LockedCard? = nil, subtitles: [String] = [], volume: VolumeLevel? = nil, offline: Bool = false,
@@ -84,6 +87,8 @@ public struct OverlayModel {
         let wantedSubtitles = extras.subtitles.isEmpty || shownCard != nil || shownBanner != nil || panelUp || extras.locked != nil
             ? nil : extras.subtitles
         if let (content, appearance) = subtitles.update(wantedSubtitles, now: now) { layers.append(.subtitles(content, appearance: appearance)) }
+        let wantedBitmap = shownCard != nil || shownBanner != nil || panelUp || extras.locked != nil ? nil : extras.bitmapSubtitles
+        if let (content, appearance) = bitmapSubtitles.update(wantedBitmap, now: now) { layers.append(.bitmapSubtitles(content, appearance: appearance)) }
         let wantedDigits = view.digits.map { typed in
             DigitEntry(digits: typed.compactMap { $0.wholeNumberValue }, slots: max(3, typed.count))
         }

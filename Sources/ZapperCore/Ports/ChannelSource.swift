@@ -63,6 +63,10 @@ public protocol ChannelStream: AnyObject, Sendable {
     func chooseCaptions(_ channel: CaptionChannel?)
     /// The lines of the chosen captions on screen at timeline time `time` (empty: none).
     func captionLines(at time: Double) -> [String]
+    /// Decodes the bitmap subtitles of `track` (one of `tracks.bitmapSubtitleTracks`; nil: none) from now on.
+    func chooseBitmapSubtitles(_ track: BitmapSubtitleTrack?)
+    /// The chosen bitmap subtitle on screen at timeline time `time` (nil: none).
+    func bitmapSubtitle(at time: Double) -> SubtitleBitmap?
     /// The timeline time of its first decoded sound; nil before any.
     var soundStart: Double? { get }
     /// Its stream turned out to carry sound and no picture (a radio channel).
@@ -74,6 +78,8 @@ extension ChannelStream {
     public func chooseCaptions(_ channel: CaptionChannel?) {}
     public func captionLines(at time: Double) -> [String] { [] }
     public var soundStart: Double? { nil }
+    public func chooseBitmapSubtitles(_ track: BitmapSubtitleTrack?) {}
+    public func bitmapSubtitle(at time: Double) -> SubtitleBitmap? { nil }
     public var isSoundOnly: Bool { false }
 }
 
@@ -142,6 +148,8 @@ public protocol ChannelTrackList: AnyObject, Sendable {
     var subtitleRenditions: [HLSRendition] { get }
     /// Closed captions in the pictures' own stream that can be shown (CEA-608).
     var captionTracks: [CaptionTrack] { get }
+    /// Bitmap subtitles in the stream (DVB subtitles' PIDs in a raw TS's PMT).
+    var bitmapSubtitleTracks: [BitmapSubtitleTrack] { get }
     /// The first media sequence decoded (subtitles start there).
     var startSequence: Int64? { get }
     /// Discontinuity `sequence`'s stream time + this = timeline time.
@@ -150,6 +158,21 @@ public protocol ChannelTrackList: AnyObject, Sendable {
 
 extension ChannelTrackList {
     public var captionTracks: [CaptionTrack] { [] }
+    public var bitmapSubtitleTracks: [BitmapSubtitleTrack] { [] }
+}
+
+/// A DVB subtitle stream as the Subtitles tab lists it.
+public struct BitmapSubtitleTrack: Sendable, Equatable {
+    /// "Deutsch", "English (hard of hearing)".
+    public var name: String
+    public var language: String?
+    public var hearingImpaired: Bool
+
+    public init(name: String, language: String?, hearingImpaired: Bool = false) {
+        self.name = name
+        self.language = language
+        self.hearingImpaired = hearingImpaired
+    }
 }
 
 /// A subtitle rendition being followed; it stops when let go.
