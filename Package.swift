@@ -107,6 +107,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
 
         // The demo/test origin: a live HLS server on loopback, also over TLS (swift-nio-ssl)

@@ -30,8 +30,8 @@ extension Tool {
 extension RawHTTPConnection {
     /// `fetch` for async tests: the request (which a fault may hold for seconds) waits off the pool.
     public static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "",
-                             headers: [String: String] = [:]) async throws -> Response {
-        try await offPool { try fetch(port: port, method, path, body: body, headers: headers) as Response }
+                             headers: [String: String] = [:], from source: String? = nil) async throws -> Response {
+        try await offPool { try fetch(port: port, method, path, body: body, headers: headers, from: source) as Response }
     }
 }
 

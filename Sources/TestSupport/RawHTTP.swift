@@ -7,7 +7,7 @@ import Glibc
 /// exactly what the origin did on the wire: the status, the announced
 /// length, how many bytes came, and whether the connection ended cleanly,
 /// early, or with a TCP reset.
-public final class RawHTTPConnection {
+public final class RawHTTPConnection: @unchecked Sendable {  // one thread at a time uses it
     public enum Ending: Equatable, Sendable {
         /// The whole announced body arrived.
         case complete
@@ -35,12 +35,27 @@ public final class RawHTTPConnection {
     let port: Int
     private var buffered: [UInt8] = []
 
-    public init(port: Int, timeoutSeconds: Int = 30) throws {
+    /// `from`: the loopback address to send from (all of 127/8 is this machine's), as another
+    /// client on the network would.
+    public init(port: Int, from source: String? = nil, timeoutSeconds: Int = 30) throws {
         self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw Failure(description: "bind \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -62,7 +77,8 @@ public final class RawHTTPConnection {
     /// Sends one request and reads its response (or what there was of it).
     public func request(_ method: String = "GET", _ path: String, body: String = "", keepAlive: Bool = true,
                         headers: [String: String] = [:]) throws -> Response {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+        // A `Host` among `headers` is sent in place of the address's.
+        var head = "\(method) \(path) HTTP/1.1\r\n" + (headers["Host"] == nil ? "Host: 127.0.0.1:\(port)\r\n" : "")
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         head += "Connection: \(keepAlive ? "keep-alive" : "close")\r\n"
         if !body.isEmpty || method == "PUT" || method == "POST" { head += "Content-Length: \(body.utf8.count)\r\n" }
@@ -113,6 +129,19 @@ public final class RawHTTPConnection {
         return Response(status: status, headers: headers, body: body, ending: .complete)
     }
 
+    /// Sends `bytes` as they are (a part of a request, a byte at a time); false: the peer is gone.
+    @discardableResult
+    public func sendRaw(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
+    }
+
+    /// Whether the peer has closed the connection (a read that ends, without waiting).
+    public var peerClosed: Bool {
+        var probe: UInt8 = 0
+        let n = recv(fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+    }
+
     private enum ReadResult { case data, eof, reset }
 
     private func readMore() -> ReadResult {
@@ -141,7 +170,7 @@ public final class RawHTTPConnection {
 
     /// One request on a fresh connection.
     public static func fetch(port: Int, _ method: String = "GET", _ path: String, body: String = "",
-                             headers: [String: String] = [:]) throws -> Response {
-        try RawHTTPConnection(port: port).request(method, path, body: body, keepAlive: false, headers: headers)
+                             headers: [String: String] = [:], from source: String? = nil) throws -> Response {
+        try RawHTTPConnection(port: port, from: source).request(method, path, body: body, keepAlive: false, headers: headers)
     }
 }

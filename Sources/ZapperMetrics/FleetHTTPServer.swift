@@ -13,6 +13,8 @@ public struct FleetRequest: Sendable {
     /// Header names lower-cased (`authorization`, for a later route's bearer token).
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The address the request came from (`APIGate`'s client).
+    public var client: String
 }
 
 /// What a route answers.
@@ -20,11 +22,16 @@ public struct FleetReply: Sendable, Equatable {
     public var status: Int
     public var contentType: String
     public var body: [UInt8]
+    /// Its `Content-Security-Policy` (every answer gets at least `frame-ancestors 'none'`).
+    public var securityPolicy: String
 
-    public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8]) {
+    public static let framesNone = "frame-ancestors 'none'"
+
+    public init(status: Int, contentType: String = "text/plain; charset=utf-8", body: [UInt8], securityPolicy: String = FleetReply.framesNone) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.securityPolicy = securityPolicy
     }
 
     public init(status: Int, text: String) {
@@ -57,8 +64,10 @@ struct FleetRefusal: Error {
     let reply: FleetReply
 }
 
-/// The box's small HTTP/1.1 listener (SwiftNIO, one thread of its own): `/metrics` now, more
-/// routes later (`FleetRoutes`). Request bodies are bounded (`maxBodyBytes`), headers by NIO's parser.
+/// The box's small HTTP/1.1 listener (SwiftNIO, one thread of its own): `/metrics` and the API
+/// (`FleetRoutes`). Request bodies are bounded (`maxBodyBytes`), headers by NIO's parser, the
+/// connections and their time by `FleetConnections`; a `Host` the `HostRule` does not allow is
+/// answered 421, and no answer may be framed by another page.
 public final class FleetHTTPServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
@@ -73,7 +82,8 @@ public final class FleetHTTPServer: Sendable {
     }
 
     /// Binds `address` and serves `routes` until `shutdown`. Blocks the calling thread while it binds.
-    public static func start(_ address: ListenAddress, routes: FleetRoutes) throws -> FleetHTTPServer {
+    public static func start(_ address: ListenAddress, routes: FleetRoutes, hosts: HostRule = HostRule(),
+                             connections: FleetConnections = FleetConnections()) throws -> FleetHTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 64)
@@ -82,7 +92,8 @@ public final class FleetHTTPServer: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.configureHTTPServerPipeline(withErrorHandling: true)
-                    try sync.addHandler(FleetHTTPHandler(routes: routes))
+                    try sync.addHandler(FleetConnectionGuard(connections))
+                    try sync.addHandler(FleetHTTPHandler(routes: routes, hosts: hosts))
                 }
             }
         do {
@@ -105,12 +116,14 @@ private final class FleetHTTPHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let routes: FleetRoutes
+    private let hosts: HostRule
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var tooLarge = false
 
-    init(routes: FleetRoutes) {
+    init(routes: FleetRoutes, hosts: HostRule) {
         self.routes = routes
+        self.hosts = hosts
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -133,11 +146,19 @@ private final class FleetHTTPHandler: ChannelInboundHandler {
                 respond(FleetReply(status: 413, text: "the body is over \(FleetHTTPServer.maxBodyBytes) bytes"), to: head, context: context)
                 return
             }
+            // A name a rebinding page could have pointed here reads nothing.
+            let named = head.headers["host"]
+            guard named.count <= 1, hosts.allows(named.first) else {
+                respond(FleetReply(status: 421, text: "this box answers to its address, not to \"\(named.first ?? "")\" ([api] hostnames)"),
+                        to: head, context: context)
+                return
+            }
             let parts = head.uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
             var headers: [String: String] = [:]
             for (name, value) in head.headers { headers[name.lowercased()] = value }
             let request = FleetRequest(method: head.method.rawValue, path: String(parts.first ?? "/"),
-                                       query: parts.count == 2 ? String(parts[1]) : nil, headers: headers, body: body)
+                                       query: parts.count == 2 ? String(parts[1]) : nil, headers: headers, body: body,
+                                       client: context.remoteAddress?.ipAddress ?? "unknown")
             switch routes.route(request.method, request.path) {
             case .failure(let refusal):
                 respond(refusal.reply, to: head, context: context)
@@ -165,6 +186,10 @@ private final class FleetHTTPHandler: ChannelInboundHandler {
         headers.add(name: "Content-Type", value: reply.contentType)
         headers.add(name: "Content-Length", value: "\(reply.body.count)")
         headers.add(name: "Connection", value: head.isKeepAlive ? "keep-alive" : "close")
+        headers.add(name: "X-Frame-Options", value: "DENY")
+        headers.add(name: "Content-Security-Policy", value: reply.securityPolicy)
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        headers.add(name: "Referrer-Policy", value: "no-referrer")
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: HTTPResponseStatus(statusCode: reply.status),
                                                              headers: headers))), promise: nil)
         if head.method != .HEAD {

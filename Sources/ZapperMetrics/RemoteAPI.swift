@@ -34,11 +34,11 @@ public enum RemoteAPI {
         let gate = Mutex(APIGate(token: token))
         func guarded(_ handler: @escaping FleetRoutes.Handler) -> FleetRoutes.Handler {
             { request, answer in
-                switch gate.withLock({ $0.check(authorization: request.headers["authorization"], now: now()) }) {
+                switch gate.withLock({ $0.check(authorization: request.headers["authorization"], client: request.client, now: now()) }) {
                 case .allowed:
                     handler(request, answer)
-                case .unauthorized:
-                    hooks.say("api: \(request.method) \(request.path) refused: no or a wrong bearer token")
+                case .unauthorized(let say):
+                    if say { hooks.say("api: \(request.method) \(request.path) from \(request.client) refused: no or a wrong bearer token") }
                     answer(FleetReply(status: 401, text: "a bearer token is needed (Authorization: Bearer …)"))
                 case .tooMany(let seconds):
                     answer(FleetReply(status: 429, text: "too many requests; try again in \(seconds) s"))
@@ -67,8 +67,9 @@ public enum RemoteAPI {
                 }
             })
         }
+        let page = Array(RemotePage.html.utf8), policy = RemotePage.securityPolicy(logos: hooks.channels.compactMap(\.logo))
         routes.add("GET", "/remote") { _, answer in
-            answer(FleetReply(status: 200, contentType: "text/html; charset=utf-8", body: Array(RemotePage.html.utf8)))
+            answer(FleetReply(status: 200, contentType: "text/html; charset=utf-8", body: page, securityPolicy: policy))
         }
         let channelList = (try? JSONEncoder().encode(hooks.channels.map(RemotePage.Channel.init))).map { Array($0) } ?? Array("[]".utf8)
         routes.add("GET", "/channels", guarded { _, answer in

@@ -48,7 +48,15 @@ extension ConfigFile.Reader {
     /// metrics' listener (so `[metrics] listen` must be given too).
     mutating func readAPI(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let api = subtable(root, "api") else { return }
-        check(api, section: "api", known: ["token"])
+        check(api, section: "api", known: ["token", "hostnames"])
+        if let value = api["hostnames"] {
+            let names = value.array?.compactMap(\.string) ?? []
+            if value.array == nil || names.count != value.array?.count || names.count > HostRule.mostNames || !names.allSatisfy(HostRule.isValidName) {
+                fail("hostnames", "api", "expected at most \(HostRule.mostNames) DNS names such as [\"tv-412.hotel.lan\"], found \(value)")
+            } else {
+                config.apiHostnames = names
+            }
+        }
         guard let token = string(api, "token", section: "api") else { return }
         guard token.utf8.count >= APIGate.minimumTokenLength, token.utf8.count <= 256,
               token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) }) else {

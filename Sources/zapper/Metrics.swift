@@ -6,8 +6,8 @@ extension Zapper {
     /// The metrics, counted from the player's events and served at GET /metrics on `address`.
     /// An address that cannot be bound is said, and the box plays on without them.
     /// With a token, the HTTP API (`RemoteAPI`) is served there too.
-    /// `channels`: the list the phone's remote page offers.
-    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, token: String?, launched: Double,
+    /// `channels`: the list the phone's remote page offers; `hosts`: the `Host` names answered.
+    func serveMetrics(_ metrics: PlayerMetrics, player: Player, on address: ListenAddress?, token: String?, hosts: HostRule, launched: Double,
                       channels: [LineupChannel]) -> FleetHTTPServer? {
         guard let address else { return nil }
         player.log.observe { event, _ in metrics.record(event) }
@@ -21,7 +21,7 @@ extension Zapper {
                 channels: channels))
         }
         do {
-            let server = try FleetHTTPServer.start(address, routes: routes)
+            let server = try FleetHTTPServer.start(address, routes: routes, hosts: hosts)
             say("metrics: http://\(ListenAddress(host: address.host, port: server.port))/metrics")
             return server
         } catch {

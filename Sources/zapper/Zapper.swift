@@ -272,7 +272,7 @@ struct Zapper: ParsableCommand {
             LineupText.fetchAgain(lineup, playing: text, cacheDirectory: store?.directory, say: { say($0) }, fetched: player.lineupFetched)
         }
         let metricsServer = metrics.flatMap { serveMetrics($0, player: player, on: settings.metricsListen, token: settings.apiToken,
-                                                                launched: launched, channels: parsed.channels.filter { !options.hiddenFromPanel.contains($0.number) }) }
+                                                                hosts: HostRule(names: settings.apiHostnames), launched: launched, channels: parsed.channels.filter { !options.hiddenFromPanel.contains($0.number) }) }
         defer { metricsServer?.shutdown() }
         if let metricsServer { phone?.bound.withLock { $0 = metricsServer.port } }
         unblockStopSignals()

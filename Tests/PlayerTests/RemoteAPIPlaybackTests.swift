@@ -9,9 +9,10 @@ import ZapperCore
 extension ZapperPlaybackTests {
     /// zapper on the demo lineup serving the API with `token` on a free loopback port, its first
     /// picture on screen; it plays on (two minutes at most) until the test kills it.
-    func zapperServingTheAPI(token: String) async throws -> (zapper: LaunchedZapper, port: Int) {
+    /// `api`: more of its `[api]` section.
+    func zapperServingTheAPI(token: String, api: String = "") async throws -> (zapper: LaunchedZapper, port: Int) {
         let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-api-\(UUID().uuidString).toml")
-        try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n".write(to: config, atomically: true, encoding: .utf8)
+        try "[metrics]\nlisten = \"127.0.0.1:0\"\n\n[api]\ntoken = \"\(token)\"\n\(api)".write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }  // read at start
         let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
                                         script: "wait-event first-frame 20000\nwait 120000\nquit\n")
@@ -40,7 +41,7 @@ extension ZapperPlaybackTests {
         let after = try await RawHTTPConnection.fetch(port: port, "GET", "/status", headers: bearer)
         #expect(after.text.contains("\"channel\":3"), "\(after.text)")
         await zapper.kill()
-        #expect(zapper.stderrSoFar.contains("api: GET /status refused: no or a wrong bearer token"))
+        #expect(zapper.stderrSoFar.contains("api: GET /status from 127.0.0.1 refused: no or a wrong bearer token"))
     }
 
     /// The panel's Phone tab hands the token over in a QR code: zbarimg reads the snapshot's code

@@ -29,6 +29,14 @@ import ZapperCore
         #expect(config.metricsListen == ListenAddress(host: "127.0.0.1", port: 9464))
     }
 
+    @Test func theAPIsHostnamesAreDNSNames() throws {
+        let api = "[metrics]\nlisten = \"0.0.0.0:9464\"\n[api]\ntoken = \"0123456789abcdef\"\n"
+        #expect(try ConfigFile.parse(api + "hostnames = [\"tv-412.hotel.lan\"]\n", file: "z.toml").apiHostnames == ["tv-412.hotel.lan"])
+        #expect(try ConfigFile.parse(api, file: "z.toml").apiHostnames == [])
+        #expect(problems(api + "hostnames = [\"under_score.lan\"]\n").contains("api.hostnames: expected at most 32 DNS names"))
+        #expect(problems(api + "hostnames = \"tv.lan\"\n").contains("api.hostnames: expected at most 32 DNS names"))
+    }
+
     @Test func metricsAreOffUnlessTheirAddressIsGivenAndABadOneIsNamed() throws {
         #expect(try ConfigFile.parse("", file: "z.toml").metricsListen == nil)
         #expect(try ConfigFile.parse("[metrics]\n", file: "z.toml").metricsListen == nil)

@@ -30,6 +30,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var loudness = Leveller.Settings()
     /// The HTTP API's bearer token (`[api] token`, served on the metrics' listener); nil: no API.
     public var apiToken: String?
+    /// The names besides IP literals and `localhost` a request's `Host` may give (`[api] hostnames`, `HostRule`).
+    public var apiHostnames: [String] = []
     /// The Prometheus metrics' listener (`[metrics] listen`); nil: no metrics are served.
     public var metricsListen: ListenAddress?
     /// `[mqtt]`: the broker a fleet (Home Assistant) reaches the box through; nil: none.
