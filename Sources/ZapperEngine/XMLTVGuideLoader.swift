@@ -61,13 +61,23 @@ public struct XMLTVGuideLoader: GuideLoader {
         return GuideRead(guide: merged, problems: problems)
     }
 
+    /// A guide named by a URL of a scheme it cannot be read by (`ftp:`, `HTTP:` with no host).
+    struct UnreadableGuide: Error, CustomStringConvertible {
+        var source: String
+        var scheme: String
+        var description: String { scheme == "http" || scheme == "https" ? "\(source) is not a URL with a host" : "\(source): \(scheme): is not http, https or a file" }
+    }
+
     struct NoGuide: Error, CustomStringConvertible {
         var description: String { "no guide is named" }
     }
 
     private static func read(_ source: String, options: GuideReader.Options) async throws -> GuideDocument {
-        guard let url = URL(string: source), url.scheme == "http" || url.scheme == "https" else {
-            let path = source.hasPrefix("file://") ? String(source.dropFirst(7)) : source
+        // Schemes are case-insensitive: `HTTP://` is fetched, never read as a local path.
+        let scheme = URL(string: source)?.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", case .success(let url) = MediaURLPolicy.check(source) else {
+            guard scheme == nil || scheme == "file" else { throw UnreadableGuide(source: source, scheme: scheme ?? "") }
+            let path = scheme == "file" ? String(source.dropFirst(7)) : source
             return try await Task.detached { try GuideReader.read(path: path, options: options) }.value
         }
         let reader = GuideReader(source: source, options: options)

@@ -17,7 +17,8 @@ enum LineupText {
     }
 
     static func read(_ source: String, cacheDirectory: URL?, say: (String) -> Void) throws -> Read {
-        guard let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        // `HTTP://` is http too (schemes are case-insensitive): fetched with its scheme lower-cased.
+        guard let scheme = URL(string: source)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             do {
                 let size = (try FileManager.default.attributesOfItem(atPath: source)[.size] as? NSNumber)?.intValue ?? 0
                 guard size <= LineupLimits.bytes else {
@@ -29,6 +30,11 @@ enum LineupText {
             } catch {
                 throw Failure("\(source): cannot read the lineup (\(error.localizedDescription))")
             }
+        }
+        let url: URL
+        switch MediaURLPolicy.check(source) {
+        case .success(let checked): url = checked
+        case .failure(let rejection): throw Failure("the lineup \(rejection)")
         }
         let cached = cacheDirectory?.appendingPathComponent("lineup.m3u")
         do {

@@ -72,8 +72,8 @@ public enum FleetCommand: Sendable, Equatable {
             guard case .text(let text) = value else { return refuse("the screenshot's url is not text") }
             if text.isEmpty { return .success(.screenshot(upload: nil)) }
             guard text.utf8.count <= 2048 else { return refuse("the screenshot's URL is longer than 2048 bytes") }
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  url.host?.isEmpty == false else {
+            // Its scheme in any case, lower-cased (MediaURLPolicy).
+            guard case .success(let url) = MediaURLPolicy.check(text) else {
                 return refuse("\(FleetPayloads.shown(text, limit: 64)) is not an http(s) URL to PUT the screenshot to")
             }
             return .success(.screenshot(upload: url))

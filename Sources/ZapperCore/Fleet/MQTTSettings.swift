@@ -54,10 +54,12 @@ public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
         guard text.utf8.count <= 512 else { return reject("is longer than 512 bytes") }
         let tls: Bool
         var rest: Substring
-        if text.hasPrefix("mqtt://") {
+        // Schemes are case-insensitive (RFC 3986 §3.1).
+        let scheme = text.prefix { $0 != ":" }.lowercased()
+        if scheme == "mqtt", text.dropFirst(4).hasPrefix("://") {
             tls = false
             rest = text.dropFirst(7)
-        } else if text.hasPrefix("mqtts://") {
+        } else if scheme == "mqtts", text.dropFirst(5).hasPrefix("://") {
             tls = true
             rest = text.dropFirst(8)
         } else {

@@ -144,7 +144,9 @@ public struct Lineup: Sendable, Equatable {
 public enum MediaURLPolicy {
     public static let allowedSchemes: Set<String> = ["http", "https"]
 
-    /// The URL, if it is an absolute http(s) URL with a host; otherwise why not.
+    /// The URL, if it is an absolute http(s) URL with a host, its scheme lower-cased (schemes
+    /// are case-insensitive, RFC 3986 §3.1: `HTTP://` is http, never a local path further on);
+    /// otherwise why not.
     public static func check(_ text: String) -> Result<URL, URLRejection> {
         let trimmed = text.trimmedSpaces
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
@@ -156,7 +158,12 @@ public enum MediaURLPolicy {
         guard let host = url.host, !host.isEmpty else {
             return .failure(URLRejection(url: trimmed, reason: "has no host"))
         }
-        return .success(url)
+        guard url.scheme != scheme else { return .success(url) }
+        // Only the scheme's letters change: the rest of the text stays as it was sent.
+        guard let colon = trimmed.firstIndex(of: ":"), let normalised = URL(string: scheme + trimmed[colon...]) else {
+            return .failure(URLRejection(url: trimmed, reason: "is not a URL"))
+        }
+        return .success(normalised)
     }
 
     /// Resolves a reference found in a document fetched from `base` and checks it.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ZapperCore
 
@@ -25,5 +26,30 @@ struct HostRuleTests {
         #expect(!HostRule.isValidName("a..b"))
         #expect(!HostRule.isValidName(String(repeating: "a", count: 64)))
         #expect(!HostRule.isValidName(""))
+    }
+}
+
+/// Schemes from outside in any case: the lineup's, a playlist's, MQTT's and the API's.
+struct UpperCaseSchemeTests {
+    @Test func aLineupsOrAPlaylistsURLHasItsSchemeLowerCasedAndTheRestAsSent() throws {
+        let url = try MediaURLPolicy.check("HTTP://Example.COM:8080/Live/Index.m3u8?Token=A").get()
+        #expect(url.absoluteString == "http://Example.COM:8080/Live/Index.m3u8?Token=A")
+        let resolved = try MediaURLPolicy.resolve("HTTPS://cdn.example/seg-1.ts", against: URL(string: "http://origin.example/a/index.m3u8")!).get()
+        #expect(resolved.scheme == "https")
+        #expect(throws: URLRejection.self) { try MediaURLPolicy.check("FILE:///etc/passwd").get() }
+    }
+
+    @Test func theBrokersSchemeIsCaseInsensitive() throws {
+        #expect(try MQTTBroker.parse("MQTT://broker.lan:1884").get() == MQTTBroker.parse("mqtt://broker.lan:1884").get())
+        #expect(try MQTTBroker.parse("Mqtts://broker.lan").get().tls)
+        #expect(throws: MQTTSettingsRejection.self) { try MQTTBroker.parse("MQTTX://broker.lan").get() }
+    }
+
+    @Test func theScreenshotsUploadURLIsCaseInsensitive() {
+        guard case .success(.screenshot(let upload)) = FleetCommand.parse(verb: "screenshot", payload: Array(#"{"url": "HTTPS://up.example/shot.png"}"#.utf8)) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(upload?.absoluteString == "https://up.example/shot.png")
     }
 }
