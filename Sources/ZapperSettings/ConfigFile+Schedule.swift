@@ -16,7 +16,8 @@ extension ConfigFile.Reader {
         for (index, item) in list.enumerated() {
             let section = "schedule"
             guard index < Self.scheduleLimit else {
-                fail("schedule", nil, "more than \(Self.scheduleLimit) entries; the rest are left out")
+                // The box plays with the first ones: a signage file that grew is no reason for a black screen.
+                note("schedule", nil, "\(list.count) entries, more than \(Self.scheduleLimit); the first \(Self.scheduleLimit) are kept, the rest are left out")
                 return
             }
             guard let table = item.table else {

@@ -153,6 +153,7 @@ public enum ConfigFile {
         if !reader.problems.isEmpty {
             throw ConfigFileError(file: file, problems: reader.problems.sorted { ($0.line ?? 0) < ($1.line ?? 0) })
         }
+        config.notes = ConfigFileError(file: file, problems: reader.notes).description.split(separator: "\n").map(String.init)
         return config
     }
 
@@ -160,6 +161,8 @@ public enum ConfigFile {
     struct Reader {
         let lines: [Substring]
         var problems: [ConfigFileError.Problem] = []
+        /// What is said but does not stop the box (the part of a list over its bound, left out).
+        var notes: [ConfigFileError.Problem] = []
 
         init(text: String) {
             lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
@@ -312,6 +315,11 @@ public enum ConfigFile {
             if let converted = convert(value) { return converted }
             fail(key, section, "expected \(type == .int ? "an" : "a") \(type), found \(value.type)")
             return nil
+        }
+
+        /// Says `message` at start, and plays on with what was read.
+        mutating func note(_ key: String, _ section: String?, _ message: String) {
+            notes.append(.init(line: line(of: key, in: section), key: section.map { "\($0).\(key)" } ?? key, message: message))
         }
 
         mutating func fail(_ key: String, _ section: String?, _ message: String) {

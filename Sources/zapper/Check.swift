@@ -49,6 +49,7 @@ struct ZapperCheck: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        for note in settings.notes { print(note) }
         guard let source = lineup ?? settings.lineup else { throw ValidationError("Missing expected argument '<lineup>'") }
         try Zapper.setUpFetching(settings)
         let text: String

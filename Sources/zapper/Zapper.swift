@@ -151,6 +151,7 @@ struct Zapper: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        for note in settings.notes { say(note) }
         let lineup = self.lineup.isEmpty ? settings.lineup ?? "" : self.lineup
         guard !lineup.isEmpty else {
             throw ValidationError("Missing expected argument '--lineup <lineup>' (or `lineup` in \(config ?? ConfigFile.defaultPath))")

@@ -95,3 +95,18 @@ extension ZapperPlaybackTests {
         await zapper.kill()
     }
 }
+
+/// A configuration with 10,000 `[[schedule]]` entries plays with the first 64 and says so.
+extension ZapperPlaybackTests {
+    @Test func aConfigurationWithTenThousandScheduleEntriesPlays() async throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-schedule-\(UUID().uuidString).toml")
+        try String(repeating: "[[schedule]]\nfrom = \"03:00\"\nto = \"03:01\"\nvolume = 30\n\n", count: 10_000)
+            .write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let run = try await runZapper(lineup: try demoLineup(), arguments: ["--config", config.path, "--size", "320x180"],
+                                      script: "wait-event first-frame 20000\nquit\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.firstFrame).count == 1)
+        #expect(run.stderr.contains("schedule: 10000 entries, more than 64; the first 64 are kept, the rest are left out"), "\(run.stderr)")
+    }
+}

@@ -171,6 +171,14 @@ import ZapperCore
         #expect(problems("[[schedule]]\nfrom = \"07:00\"\nto = \"08:00\"\nvolume = 300\n").contains("schedule.volume: entry 1: 300 is not within 0 to 100"))
     }
 
+    /// A file of 10,000 entries (a signage script that grew) plays with the first 64, and says so.
+    @Test func aScheduleOverItsBoundKeepsTheFirst64() throws {
+        let entry = "[[schedule]]\nfrom = \"07:00\"\nto = \"08:00\"\nvolume = 30\n\n"
+        let config = try ConfigFile.parse(String(repeating: entry, count: 10_000), file: "/etc/zapper/zapper.toml")
+        #expect(config.schedule.count == 64)
+        #expect(config.notes == ["/etc/zapper/zapper.toml:1: schedule: 10000 entries, more than 64; the first 64 are kept, the rest are left out"])
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")

@@ -30,6 +30,9 @@ public struct ZapperConfig: Sendable, Equatable {
     public var loudness = Leveller.Settings()
     /// The HTTP API's bearer token (`[api] token`, served on the metrics' listener); nil: no API.
     public var apiToken: String?
+    /// What reading the file said that does not stop the box ("…; the rest are left out"), each
+    /// with the file and line, said at start.
+    public var notes: [String] = []
     /// The names besides IP literals and `localhost` a request's `Host` may give (`[api] hostnames`, `HostRule`).
     public var apiHostnames: [String] = []
     /// The Prometheus metrics' listener (`[metrics] listen`); nil: no metrics are served.
