@@ -73,6 +73,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []))
     }
 
+    /// `mosquitto_pub -f`: a file's bytes as one message (larger than an argument may be).
+    @discardableResult
+    public static func publish(port: Int, topic: String, file: URL) throws -> Tool.Output {
+        try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-f", file.path])
+    }
+
+    /// `mosquitto_pub -n -r`: an empty retained message, which clears what the broker kept on `topic`.
+    @discardableResult
+    public static func clearRetained(port: Int, topic: String) throws -> Tool.Output {
+        try Tool.run("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-q", "1", "-t", topic, "-n", "-r"])
+    }
+
     /// A loopback port nothing listens on now (the kernel's choice, released at once); any test's
     /// own server (Prometheus, say) takes one here too.
     public static func freePort() throws -> Int {
@@ -108,11 +120,13 @@ public final class MQTTWatch: @unchecked Sendable {
     private let process = Process()
     private let output: URL
 
-    public init(port: Int, topics: [String]) throws {
+    /// `clientID`: the one it connects as (nil: mosquitto_sub's own).
+    public init(port: Int, topics: [String], clientID: String? = nil) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("mqtt-watch-\(UUID().uuidString).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["mosquitto_sub", "-h", "127.0.0.1", "-p", "\(port)", "-F", "%r %t %x"] + topics.flatMap { ["-t", $0] }
+            + (clientID.map { ["-i", $0] } ?? [])
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -39,6 +39,8 @@ public final class FleetLink: Sendable {
     let settings: MQTTSettings
     let topics: MQTTTopics
     private let discovery: [HomeAssistantDiscovery.Document]
+    /// Its availability and discovery topics, with what it publishes there.
+    private let ownTopics: [String: [UInt8]]
     private let hooks: Hooks
     private let outbox = FleetOutbox()
     private let client = Mutex<MosquittoClient?>(nil)
@@ -54,6 +56,9 @@ public final class FleetLink: Sendable {
         discovery = settings.discoveryPrefix.map {
             HomeAssistantDiscovery.documents(discoveryPrefix: $0, topics: settings.topics, channels: channels)
         } ?? []
+        var own = [settings.topics.availability: Array(MQTTTopics.online.utf8)]
+        for document in discovery { own[document.topic] = document.payload }
+        ownTopics = own
         let outbox = self.outbox, flags = self.flags, broker = settings.broker
         let made = try MosquittoClient(
             clientID: "zapper-\(settings.boxID)", username: settings.username, password: settings.password,
@@ -78,6 +83,17 @@ public final class FleetLink: Sendable {
                 // Each line once until the next connection (a broker that stays unreachable is not a flood).
                 guard flags.errorsSaid.withLock({ $0.count < 16 && $0.insert(line).inserted }) else { return }
                 hooks.say("mqtt: libmosquitto: \(line)")
+            }, protocolFallback: {
+                flags.once("v311") {
+                    hooks.say("mqtt: \(broker) speaks MQTT 3.1.1 only: a message over \(MosquittoClient.maxPacketBytes >> 10) KB cannot be refused before it arrives")
+                }
+            }, takenOver: { seconds in
+                flags.connected.store(false, ordering: .sequentiallyConsistent)
+                flags.once("taken over") {
+                    hooks.say("mqtt: \(broker) ended the connection soon after accepting it, as when another client connects as "
+                              + "zapper-\(settings.boxID) and takes the session over (two boxes with one box-id?); trying again in "
+                              + "\(seconds) s, backing off to 10 minutes")
+                }
             }))
         client.withLock { $0 = made }
     }
@@ -116,9 +132,16 @@ public final class FleetLink: Sendable {
         client.withLock { $0 }?.stop()
     }
 
-    /// A message on `command/+` (on the client's network thread).
+    /// A message on `command/+`, or on a topic of its own that it watches (on the client's network thread).
     private func received(topic: String, payload: [UInt8], retained: Bool) {
+        if let ours = ownTopics[topic] { return overwritten(topic, payload, ours: ours, retained: retained) }
         guard let verb = topics.verb(of: topic) else { return }
+        guard !payload.isEmpty else {
+            // How a retained message is cleared: an empty one, which must not be a reload.
+            return flags.once("empty \(verb)") {
+                hooks.say("mqtt: an empty message on command/\(FleetPayloads.shown(verb, limit: 64)) does nothing (a retained command cleared?)")
+            }
+        }
         if retained {
             // A retained command would be carried out again at every connect (a reload, forever).
             return refuse(verb, payload, "a retained command is not carried out (publish commands without retain)")
@@ -156,6 +179,21 @@ public final class FleetLink: Sendable {
                 }
             }
         }
+    }
+
+    /// Someone else wrote on its availability or a discovery topic (`offline`, a forged document,
+    /// a cleared one): what it says is put back, at most once in 10 s a topic, said once.
+    /// Retained ones (there before it connected) are replaced at connect anyway.
+    private func overwritten(_ topic: String, _ payload: [UInt8], ours: [UInt8], retained: Bool) {
+        guard !retained, payload != ours, flags.connected.load(ordering: .sequentiallyConsistent) else { return }
+        let now = Date().timeIntervalSince1970
+        guard flags.corrected.withLock({ times in
+            guard now - (times[topic] ?? 0) >= 10 else { return false }
+            times[topic] = now
+            return true
+        }) else { return }
+        flags.once("overwritten") { hooks.say("mqtt: another client wrote \(topic); zapper's own is published again") }
+        outbox.post(.message(topic: topic, payload: ours, retain: true))
     }
 
     /// Hands a command to the player unless too many wait already.
@@ -208,6 +246,8 @@ public final class FleetLink: Sendable {
             guard let client = client.withLock({ $0 }) else { return }
             do {
                 try client.subscribe(topics.commands)
+                // Its own topics, watched for what others write there (not its own echo).
+                for topic in ownTopics.keys.sorted() { try client.subscribe(topic, ownEcho: false) }
             } catch {
                 hooks.say("mqtt: \(error)")
             }
@@ -271,4 +311,12 @@ private final class Flags: Sendable {
     /// The last connection failure said (nil once connected).
     let lastFailure = Mutex<String?>(nil)
     let errorsSaid = Mutex<Set<String>>([])
+    /// When each of its own topics was last put right.
+    let corrected = Mutex<[String: Double]>([:])
+    private let said = Mutex<Set<String>>([])
+
+    /// Runs `say` the first time `what` happens in this run only (at most 64 kinds).
+    func once(_ what: String, _ say: () -> Void) {
+        if said.withLock({ $0.count < 64 && $0.insert(what).inserted }) { say() }
+    }
 }

@@ -8,6 +8,14 @@ import Synchronization
 /// handlers. (libmosquitto's own `mosquitto_loop_start` thread never came back after a first
 /// connection was refused, in 2.0.11: its backoff slept on.) `publish` and `subscribe` only queue
 /// a packet and wake that thread (threaded mode): they never wait for the network.
+///
+/// It speaks MQTT v5 and says in CONNECT the largest packet it takes (`maxPacketBytes`): the
+/// broker drops a larger message for it, so a 268 MB one never reaches this process. A broker
+/// that speaks only 3.1.1 is spoken to in 3.1.1, said once (`Handlers.protocolFallback`).
+/// Another client taking the session over (the same client id) is not fought: a DISCONNECT
+/// saying so (`MQTT_RC_SESSION_TAKEN_OVER`), or two connections in a row that the broker ended
+/// within `shortLived` of accepting them (Mosquitto 2.0 just closes the older one), make the
+/// next try wait 60 s, doubling to 10 minutes (`Handlers.takenOver`).
 final class MosquittoClient: @unchecked Sendable {
     struct Handlers: Sendable {
         /// The broker's CONNACK: 0 (accepted) or its refusal code.
@@ -18,7 +26,16 @@ final class MosquittoClient: @unchecked Sendable {
         var message: @Sendable (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void
         /// libmosquitto's own error lines (what a TLS error was: "certificate verify failed").
         var error: @Sendable (String) -> Void
+        /// The broker speaks MQTT 3.1.1 only: from now on this client does too.
+        var protocolFallback: @Sendable () -> Void = {}
+        /// Another client took the session over; the next try is in this many seconds.
+        var takenOver: @Sendable (Int) -> Void = { _ in }
     }
+
+    /// The largest packet the broker may send (a command's 4 KB and its topic, with room).
+    static let maxPacketBytes: UInt32 = 16 * 1024
+    /// A connection the broker ends sooner than this after accepting it was likely taken over.
+    static let shortLived: TimeInterval = 30
 
     struct Will {
         var topic: String
@@ -41,6 +58,12 @@ final class MosquittoClient: @unchecked Sendable {
         let handlers: Handlers
         /// Set when the broker accepted a connection: the backoff starts again from 1 s.
         let accepted = Atomic<Bool>(false)
+        /// Set by a DISCONNECT saying another client took the session over.
+        let takenOver = Atomic<Bool>(false)
+        /// Set by a CONNACK saying the broker does not speak v5.
+        let wantsV311 = Atomic<Bool>(false)
+        /// Spoken to in 3.1.1 since.
+        let speaksV311 = Atomic<Bool>(false)
         init(_ handlers: Handlers) { self.handlers = handlers }
     }
 
@@ -54,8 +77,7 @@ final class MosquittoClient: @unchecked Sendable {
         self.handle = handle
         self.context = context
         // From here deinit frees both, whatever fails below.
-        try MosquittoError.check("mosquitto_int_option(protocol 3.1.1)",
-                                 mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311))
+        try MosquittoError.check("mosquitto_int_option(protocol 5)", mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V5))
         try MosquittoError.check("mosquitto_will_set", will.payload.withUnsafeBytes { bytes in
             mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes.baseAddress, 1, true)
         })
@@ -73,10 +95,17 @@ final class MosquittoClient: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, user, code in
             guard let box = user.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }) else { return }
             if code == 0 { box.accepted.store(true, ordering: .sequentiallyConsistent) }
+            if code == Int32(MQTT_RC_UNSUPPORTED_PROTOCOL_VERSION.rawValue) {
+                // A 3.1.1 broker's "unacceptable protocol version": the next try speaks 3.1.1.
+                box.wantsV311.store(true, ordering: .sequentiallyConsistent)
+                return
+            }
             box.handlers.connected(code)
         }
         mosquitto_disconnect_callback_set(handle) { _, user, code in
-            user.map { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }?.handlers.disconnected(code)
+            guard let box = user.map({ Unmanaged<Box>.fromOpaque($0).takeUnretainedValue() }) else { return }
+            if code == Int32(MQTT_RC_SESSION_TAKEN_OVER.rawValue) { box.takenOver.store(true, ordering: .sequentiallyConsistent) }
+            box.handlers.disconnected(code)
         }
         mosquitto_log_callback_set(handle) { _, user, level, text in
             guard let user, let text, level == MOSQ_LOG_ERR else { return }
@@ -105,20 +134,51 @@ final class MosquittoClient: @unchecked Sendable {
     private func run(_ handle: OpaquePointer, host: String, port: Int, keepalive: Int32,
                      failed: @Sendable (MosquittoError, Int) -> Void) {
         let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        let box = context.takeUnretainedValue()
         var delay = 1
-        var code = mosquitto_connect_async(handle, host, Int32(port), keepalive)
+        var takeoverDelay = 60
+        var acceptedAt: Date?
+        var shortLivedInARow = 0
+        // The first connection carries CONNECT's properties, which libmosquitto keeps for every
+        // reconnection: only its v5 call takes them, and it waits for the TCP connection (on this thread).
+        var properties: OpaquePointer?
+        mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), Self.maxPacketBytes)
+        var code = mosquitto_connect_bind_v5(handle, host, Int32(port), keepalive, nil, properties)
+        mosquitto_property_free_all(&properties)
         let call = "\(host):\(port)"
         while !stopping.load(ordering: .sequentiallyConsistent) {
             if code == success {
                 code = mosquitto_loop(handle, 500, 1)
-                if context.takeUnretainedValue().accepted.exchange(false, ordering: .sequentiallyConsistent) { delay = 1 }
+                if box.accepted.exchange(false, ordering: .sequentiallyConsistent) {
+                    delay = 1
+                    acceptedAt = Date()
+                }
                 if code == success { continue }
             }
-            failed(MosquittoError(call, code: code), delay)
+            if let since = acceptedAt {
+                shortLivedInARow = Date().timeIntervalSince(since) < Self.shortLived ? shortLivedInARow + 1 : 0
+                acceptedAt = nil
+            }
+            if box.wantsV311.exchange(false, ordering: .sequentiallyConsistent) {
+                mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+                box.speaksV311.store(true, ordering: .sequentiallyConsistent)
+                box.handlers.protocolFallback()
+                code = mosquitto_reconnect_async(handle)
+                continue
+            }
+            if box.takenOver.exchange(false, ordering: .sequentiallyConsistent) || shortLivedInARow >= 2 {
+                shortLivedInARow = 0
+                // Not fought over: two boxes given one id would kick each other every second.
+                delay = max(delay, takeoverDelay)
+                box.handlers.takenOver(delay)
+                takeoverDelay = min(takeoverDelay * 2, 600)
+            } else {
+                failed(MosquittoError(call, code: code), delay)
+            }
             // The backoff, cut short by `stop`.
             let until = Date().addingTimeInterval(Double(delay))
             while Date() < until, !stopping.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.1) }
-            delay = min(delay * 2, 60)
+            delay = min(delay * 2, max(60, delay))
             code = mosquitto_reconnect_async(handle)
         }
         // Stopping: what was queued goes out (at most 2 s), then DISCONNECT (no last will).
@@ -138,8 +198,12 @@ final class MosquittoClient: @unchecked Sendable {
         try MosquittoError.check("mosquitto_publish(\(topic))", code)
     }
 
-    func subscribe(_ pattern: String) throws(MosquittoError) {
-        try MosquittoError.check("mosquitto_subscribe(\(pattern))", mosquitto_subscribe(handle, nil, pattern, 0))
+    /// `ownEcho`: this client's own messages on it are sent back too (v5's no-local off).
+    func subscribe(_ pattern: String, ownEcho: Bool = true) throws(MosquittoError) {
+        // A 3.1.1 session has no options (libmosquitto would send them in the QoS byte).
+        let options = ownEcho || context.takeUnretainedValue().speaksV311.load(ordering: .sequentiallyConsistent)
+            ? 0 : Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue)
+        try MosquittoError.check("mosquitto_subscribe(\(pattern))", mosquitto_subscribe_v5(handle, nil, pattern, 0, options, nil))
     }
 
     /// Sends what was queued, disconnects (no last will: the caller published `offline` itself)

@@ -64,7 +64,7 @@ struct FleetLinkTests {
         #expect(await watch.first(seconds: 10) { $0.topic == reply && $0.json?["command"] as? String == "tune" }?
             .json?["reason"] as? String == "no channel 9 in the lineup")
         // reload is the link's own: answered, then handed to the hook.
-        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("reload"), payload: "")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("reload"), payload: "now")
         #expect(await watch.first(seconds: 10) { $0.topic == reply && $0.json?["command"] as? String == "reload" } != nil)
         let reloadDeadline = Date().addingTimeInterval(5)
         while player.reloads.load(ordering: .relaxed) == 0, Date() < reloadDeadline { try await Task.sleep(for: .milliseconds(20)) }

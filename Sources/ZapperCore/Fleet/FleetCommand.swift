@@ -70,7 +70,8 @@ public enum FleetCommand: Sendable, Equatable {
             return .success(.remote(.key(name)))
         default:  // screenshot
             guard case .text(let text) = value else { return refuse("the screenshot's url is not text") }
-            if text.isEmpty { return .success(.screenshot(upload: nil)) }
+            // `now` (MQTT: an empty message only clears a retained one), or empty (the HTTP API).
+            if text.isEmpty || text.lowercased() == "now" { return .success(.screenshot(upload: nil)) }
             guard text.utf8.count <= 2048 else { return refuse("the screenshot's URL is longer than 2048 bytes") }
             // Its scheme in any case, lower-cased (MediaURLPolicy).
             guard case .success(let url) = MediaURLPolicy.check(text) else {
