@@ -181,7 +181,7 @@ public final class Player {
         screen = ports.screen
         logos = LogoStore(loader: ports.logos)
         lineupFromCopy = options.lineupFromCopy
-        keeper = StateKeeper(store: ports.stateStore, state: options.state)
+        keeper = StateKeeper(store: ports.stateStore, state: options.state, lineup: Set(lineup.map(\.stateKey)))
         screen.pictureMode = options.state.picture
         ports.channels.setDeinterlace(options.state.deinterlace)
         channels = Dictionary(lineup.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })

@@ -14,16 +14,20 @@ final class StateKeeper {
     /// Saves come at least this far apart (ms); a change waits for the next one.
     static let interval = 500
     private let failureSaid = SaidOnce()
+    /// The lineup's channel keys: the per-channel maps keep these first when full.
+    private let lineup: Set<String>?
 
-    init(store: (any StateSaving)?, state: ZapperState) {
+    init(store: (any StateSaving)?, state: ZapperState, lineup: Set<String>? = nil) {
         self.store = store
-        self.state = state
+        self.lineup = lineup
+        self.state = state.bounded(keeping: lineup)
     }
 
     /// Changes the state; it is saved at the next `flush` that is due.
     func change(_ body: (inout ZapperState) -> Void) {
         var changed = state
         body(&changed)
+        if changed.isOverBound { changed = changed.bounded(keeping: lineup) }
         guard changed != state else { return }
         state = changed
         dirty = true

@@ -17,6 +17,8 @@ import ZapperCore
 /// One process saves at a time (the player's single state writer).
 public struct StateStore: Sendable {
     public static let fileName = "state.json"
+    /// The largest state file read: a full state (`ZapperState`'s bounds) is well under it.
+    public static let maxBytes = 4 << 20
     static let temporaryName = ".state.json.tmp"
 
     /// The system-wide state directory, used when it is writable.
@@ -83,15 +85,21 @@ public struct StateStore: Sendable {
         try? FileManager.default.removeItem(at: temporaryFile)  // a save cut short
         let path = file.path
         guard FileManager.default.fileExists(atPath: path) else { return Loaded(state: ZapperState(), message: nil) }
-        let data: Data
-        do {
-            data = try Data(contentsOf: file)
-        } catch {
-            return Loaded(state: ZapperState(),
-                          message: "\(path) cannot be read (\((error as NSError).localizedDescription)); using defaults")
+        // Its size before its bytes: a file no state of ours can be is not read at all.
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+        var data = Data()
+        if size <= Self.maxBytes {
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                return Loaded(state: ZapperState(),
+                              message: "\(path) cannot be read (\((error as NSError).localizedDescription)); using defaults")
+            }
         }
         let what: String
-        if data.isEmpty {
+        if size > Self.maxBytes || data.count > Self.maxBytes {
+            what = "is \(max(size, data.count) >> 20) MB, more than the \(Self.maxBytes >> 20) MB a state may be"
+        } else if data.isEmpty {
             what = "is empty"
         } else {
             do {

@@ -110,3 +110,29 @@ extension ZapperPlaybackTests {
         #expect(run.stderr.contains("schedule: 10000 entries, more than 64; the first 64 are kept, the rest are left out"), "\(run.stderr)")
     }
 }
+
+/// A 100 MB `state.json` (a million and a half sources, valid JSON) is set aside unread: the box
+/// starts at once, and SIGTERM then ends it within 2 s with the state saved.
+extension ZapperPlaybackTests {
+    @Test func aHundredMegabyteStateNeitherSlowsTheStartNorTheStop() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-bigstate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = "{\"lastChannel\": 2, \"sources\": {"
+        text += (0..<1_500_000).map { "\"https://p.example/live/\($0).m3u8\": \"https://b.example/\($0)\"" }.joined(separator: ",")
+        text += "}}"
+        try Data(text.utf8).write(to: directory.appendingPathComponent("state.json"))
+        let zapper = try await LaunchedZapper(lineup: try demoLineup(), arguments: ["--state-dir", directory.path, "--size", "320x180"],
+                                              script: "wait-event first-frame 20000\nwait 60000\nquit\n")
+        #expect(await zapper.waitFor(.firstFrame, seconds: 15), "\(zapper.stderrSoFar)")
+        let asked = Date()
+        Foundation.kill(zapper.pid, SIGTERM)
+        let run = await zapper.finish()
+        #expect(Date().timeIntervalSince(asked) < 2, "SIGTERM took \(Date().timeIntervalSince(asked)) s")
+        #expect(run.stderr.contains("more than the 4 MB a state may be"), "\(run.stderr)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("state.json.bad-") }
+        #expect(aside.count == 1, "kept aside for a person to look at")
+        let saved = try Data(contentsOf: directory.appendingPathComponent("state.json"))
+        #expect(saved.count < 64 << 10)
+    }
+}

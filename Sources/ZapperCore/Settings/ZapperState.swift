@@ -8,6 +8,12 @@ import Foundation
 /// Reading is forgiving: a key that is missing (an older file) takes its
 /// default, and a volume out of range is clamped, so an old or hand-edited
 /// file never loses the rest of the state.
+///
+/// Everything in it is bounded, so that reading and saving it stay quick whatever a file
+/// holds: the per-channel maps (`audio`, `subtitles`, `sources`) at `mostChannelChoices`
+/// each (`bounded(keeping:)`: channels no longer in the lineup go first), `favourites`,
+/// `recents`, `levels`, `reminders` and the unclean exits at their own types' limits (the
+/// oldest going first), and the file itself at `StateStore.maxBytes`.
 public struct ZapperState: Codable, Equatable, Sendable {
     /// The version this code writes. Files with other versions are still read
     /// key by key.
@@ -83,6 +89,32 @@ public struct ZapperState: Codable, Equatable, Sendable {
 
     static func clampVolume(_ volume: Int) -> Int { min(100, max(0, volume)) }
 
+    /// The most entries each per-channel map keeps.
+    public static let mostChannelChoices = 2048
+
+    /// The maps cut to `mostChannelChoices`: first the keys not in `lineup` (the channels of
+    /// a lineup since changed), then from the end in key order; `lineup` nil: in key order only.
+    public func bounded(keeping lineup: Set<String>? = nil) -> ZapperState {
+        func cut(_ map: [String: String]) -> [String: String] {
+            guard map.count > Self.mostChannelChoices else { return map }
+            let ordered = map.keys.sorted { a, b in
+                let (inA, inB) = (lineup?.contains(a) ?? true, lineup?.contains(b) ?? true)
+                return inA != inB ? inA : a < b
+            }
+            return Dictionary(uniqueKeysWithValues: ordered.prefix(Self.mostChannelChoices).map { ($0, map[$0]!) })
+        }
+        var state = self
+        state.audio = cut(audio)
+        state.subtitles = cut(subtitles)
+        state.sources = cut(sources)
+        return state
+    }
+
+    /// Whether a map is over its bound (a cheap test before `bounded`).
+    public var isOverBound: Bool {
+        [audio.count, subtitles.count, sources.count].contains { $0 > Self.mostChannelChoices }
+    }
+
     enum CodingKeys: String, CodingKey {
         case schema, lastChannel, lastChannelKey, volume, muted, audio, subtitles, picture, deinterlace, lipSyncMilliseconds = "lipSyncMs", running, tuning, uncleanExits, parental, sources, favourites, recents, levels, reminders
     }
@@ -111,6 +143,7 @@ public struct ZapperState: Codable, Equatable, Sendable {
         recents = Recents(keys: (try? container.decodeIfPresent([String].self, forKey: .recents)) ?? []).keys
         levels = (try? container.decodeIfPresent(LevelMemory.self, forKey: .levels)) ?? LevelMemory()
         reminders = Reminders((try? container.decodeIfPresent([Reminder].self, forKey: .reminders)) ?? []).entries
+        self = bounded()
     }
 
     /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.
