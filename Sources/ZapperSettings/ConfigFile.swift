@@ -113,11 +113,18 @@ import ZapperCore
 /// `[mqtt]` (a broker for a fleet and Home Assistant) is read by `ConfigFile+MQTT`.
 public enum ConfigFile {
     public static let defaultPath = "/etc/zapper/zapper.toml"
+    /// The largest configuration file read.
+    public static let maxBytes = 1 << 20
 
     /// Reads `path`, or the default path when `path` is `nil` (then a missing
     /// file gives the defaults).
     public static func load(path: String?) throws(ConfigFileError) -> ZapperConfig {
         let file = path ?? defaultPath
+        // Its size before its bytes (a configuration is a few kB; ten thousand schedule entries, 600).
+        if let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber, size.intValue > maxBytes {
+            throw ConfigFileError(file: file, problems: [.init(line: nil, key: nil,
+                                                               message: "is \(size.intValue) bytes, more than the \(maxBytes) a configuration may be")])
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: file))

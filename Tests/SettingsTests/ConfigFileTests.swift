@@ -179,6 +179,14 @@ import ZapperCore
         #expect(config.notes == ["/etc/zapper/zapper.toml:1: schedule: 10000 entries, more than 64; the first 64 are kept, the rest are left out"])
     }
 
+    @Test func aFileOverAMegabyteIsNotRead() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-big-\(UUID()).toml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(repeating: 0x23, count: ConfigFile.maxBytes + 1).write(to: file)
+        #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: file.path) }
+        do { _ = try ConfigFile.load(path: file.path) } catch { #expect(error.description == "\(file.path): is 1048577 bytes, more than the 1048576 a configuration may be") }
+    }
+
     func problems(_ text: String) -> String {
         do {
             _ = try ConfigFile.parse(text, file: "/etc/zapper/zapper.toml")
