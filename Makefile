@@ -1,6 +1,7 @@
 # Zapper's commands (see README.md):
 #   make demo   build, start the demo origin, play channels/demo.m3u
 #   make test   the whole test suite: the Swift tests, then the appliance's system test in QEMU
+#   make check  the quick tier: the in-process tests only (no child process), a minute or two
 #               (make test-image: image/test on bochs and virtio-gpu)
 #   make fuzz   libFuzzer on each parser of outside bytes for FUZZ_SECONDS (60) each
 #   make bench  build release, play a demo channel for a minute in zapper, mpv and ffmpeg, print a table;
@@ -39,12 +40,14 @@ SWIFTPM = swiftpm() { swift "$$@"; local status=$$?; rm -f Package.resolved; ret
 BENCH_ARGS ?=
 SOAK_ARGS ?= --flips 10000 --dwell 200 --every 1000
 SHELL := /bin/bash
+empty :=
+space := $(empty) $(empty)
 
 # What image/build and image/test need on the host (image/build installs the rest itself).
 IMAGE_PACKAGES := qemu-system-x86 qemu-utils ovmf mmdebstrap busybox-static kmod cpio e2fsprogs \
 	dosfstools mtools fdisk python3 binutils
 
-.PHONY: demo test test-image bench deps build-release fuzz
+.PHONY: demo test check test-image bench deps build-release fuzz
 
 deps:
 	@missing=""; \
@@ -88,6 +91,18 @@ demo: build-release
 # other suites' tests (a parameterized test's cases) waited behind them for minutes.
 TEST_WIDTH ?= 48
 
+# `make check`: the quick tier, every test that runs in the test process (the core, behaviour
+# on the virtual clock, the UI goldens, parsers and decoders on bytes in memory), no child process:
+# these suites and tests start zapper, the origin, a broker, an X server, Chromium, Prometheus,
+# ffmpeg, gzip, openssl or zbarimg, and are left to `make test`. A test that starts a child belongs here.
+CHECK_SKIP := ZapperPlaybackTests|HTTPSTests|PanelTests|LockAndStateTests|theCodeReadsBackAsTheLink|withoutALinkThereIsNoCodeButTheReason|MQTTFleetTests|OriginOverHTTP|HLSLiveSessionTests|WindowTests|FleetLinkTests|\
+	StateKillTests|SystemdNotifyTests|WarmNeighbourTests|CaptionPlaybackTests|CatchUpTests|DecodeCeilingTests|\
+	DecoderThreadsTests|GuardedRenditionTests|GuideMemoryTests|SegmentEncryptionTests|AudioChoiceTests|\
+	DeinterlacerTests|MediaDecodeTests|MultiplexDemuxTests|PictureAndSoundTests|PictureCeilingTests|\
+	SegmentDecryptorTests|SubtitleTrackTests|WarmHeadTests|separateAudioComesBackAfterAnOutage|gzippedChunks|\
+	decompressedBytesAreCapped|badGzipIsAnError|readsAFileAndAGzippedFile|readsConcatenatedGzipMembers|\
+	theMeterAgreesWithFFmpegsEbur
+
 # Each phase of `make test` adds its name and seconds to $(PHASES); the last line prints them all.
 PHASES = $(BUILD_DIR)/phases.txt
 timed = start=$$SECONDS; $(2); status=$$?; echo "$(1) $$((SECONDS - start)) s" >> "$(PHASES)"; (exit $$status)
@@ -111,6 +126,11 @@ test:
 	@$(call timed,fuzz,$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS))
 	@$(call timed,image,$(MAKE) --no-print-directory test-image)
 	@echo "make: test passed; its phases took: $$(paste -sd, "$(PHASES)" | sed 's/,/, /g')"
+
+check: deps
+	@$(SWIFTPM) build $(SCRATCH) --build-tests
+	@start=$$SECONDS; $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest --skip '$(subst $(space),,$(CHECK_SKIP))' \
+		--experimental-maximum-parallelization-width $(TEST_WIDTH) && echo "make: check passed in $$((SECONDS - start)) s"
 
 # libFuzzer on every parser of outside bytes (Sources/ZapperFuzzTargets): each target for
 # FUZZ_SECONDS from Tests/FuzzTests/Seeds, …/Regressions and the corpus it grew before; a trap,
