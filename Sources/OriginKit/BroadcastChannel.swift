@@ -20,12 +20,17 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
     /// DVB subtitle streams (`BroadcastSubtitles`), in PMT order.
     public var subtitles: [Subtitles]?
 
-    /// One DVB subtitle stream: its language and its pages, each shown for an equal part of the loop.
+    /// One DVB subtitle stream: its language and its pages, each shown for an equal part of the loop;
+    /// with `teletext`, DVB teletext subtitles on that page (`888`) instead of bitmaps.
     public struct Subtitles: Codable, Sendable, Equatable {
         /// ISO 639-2.
         public var language: String
         public var name: String
         public var script: [String]
+        public var teletext: Int?
+
+        /// The teletext page as its hex digits are sent (888 is 0x888).
+        public var teletextPage: Int? { teletext.flatMap { Int(String($0), radix: 16) } }
     }
 
     /// How a channel's stream changes as it plays.
@@ -124,6 +129,10 @@ public struct BroadcastChannel: Codable, Sendable, Equatable {
                 return "subtitles: one to eight pages of 1 to 32 plain characters"
             }
             guard video != nil, change == nil else { return "subtitles need a picture and a stream that does not change" }
+            if let page = track.teletext {
+                guard (100...899).contains(page) else { return "teletext page \(page) is not 100 to 899" }
+                guard track.script.allSatisfy({ $0.count <= 34 }) else { return "a teletext row holds 34 characters at most" }
+            }
         }
         for track in audio {
             guard Self.audioCodecs.contains(track.codec) else { return "audio codec \"\(track.codec)\" is not one of \(Self.audioCodecs.sorted())" }

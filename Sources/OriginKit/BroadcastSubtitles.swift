@@ -6,7 +6,8 @@ import Foundation
 /// subtitles from anything it reads here), each segment's part of them muxed beside that
 /// segment's picture and sound with ffmpeg, copied, on the loop's own clock.
 /// Each page shows for an equal part of the loop, from half a second into it to half a second
-/// before its end. The first stream's pages sit at the bottom of the 720x576 canvas, the second's
+/// before its end. A stream with a teletext page is teletext subtitles instead (`TeletextPES`),
+/// each page's text sent as the rows of that page. The first stream's pages sit at the bottom of the 720x576 canvas, the second's
 /// higher up, between the channel's name and its moving bar, so a snapshot tells which is shown.
 enum BroadcastSubtitles {
     static let mostStreams = 2
@@ -26,6 +27,14 @@ enum BroadcastSubtitles {
             let slot = Double(recipe.loopSeconds) / Double(track.script.count)
             var pages: [[String: Any]] = []
             let region = Self.region(stream: number)
+            if let page = track.teletextPage {
+                // Teletext: each page its text, drawn by the receiver.
+                for (index, text) in track.script.enumerated() {
+                    pages.append(["start": Double(index) * slot + 0.5, "end": Double(index + 1) * slot - 0.5, "text": text])
+                }
+                jobs.append(["startPTS": startPTS, "language": track.language, "pages": pages, "teletextPage": page])
+                continue
+            }
             for (index, text) in track.script.enumerated() {
                 let bitmap = work.appendingPathComponent("\(number)-\(index).gray")
                 let textFile = work.appendingPathComponent("\(number)-\(index).txt")

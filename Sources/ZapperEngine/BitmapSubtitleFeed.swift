@@ -33,19 +33,23 @@ final class BitmapSubtitleFeed: @unchecked Sendable {
 
     func showing(at time: Double) -> SubtitleBitmap? { lock.withLock { queue.showing(at: time) } }
 
-    /// The stream of `streams` that `track` names: the same language (and hearing), else nil.
+    /// The stream of `streams` that `track` names: of its kind (DVB, or teletext: the same
+    /// page first), the same language (and hearing), else nil.
     static func stream(for track: BitmapSubtitleTrack?, in streams: [SubtitleStream]) -> SubtitleStream? {
         guard let track else { return nil }
-        return streams.first { $0.language == track.language && $0.hearingImpaired == track.hearingImpaired }
-            ?? streams.first { $0.language == track.language }
+        let kind = streams.filter { ($0.teletextPage == nil) == (track.teletextPage == nil) }
+        return kind.first { $0.teletextPage == track.teletextPage && $0.language == track.language && $0.hearingImpaired == track.hearingImpaired }
+            ?? kind.first { $0.language == track.language && $0.hearingImpaired == track.hearingImpaired }
+            ?? kind.first { $0.language == track.language }
     }
 
     /// The streams as the Subtitles tab lists them.
     static func tracks(_ streams: [SubtitleStream]) -> [BitmapSubtitleTrack] {
         streams.enumerated().map { position, stream in
             let base = stream.language.flatMap { LanguageCode.name($0) ?? ($0.isEmpty ? nil : $0) } ?? "Subtitles \(position + 1)"
-            return BitmapSubtitleTrack(name: stream.hearingImpaired ? "\(base) (hard of hearing)" : base,
-                                       language: stream.language, hearingImpaired: stream.hearingImpaired)
+            let notes = [stream.hearingImpaired ? "hard of hearing" : nil, stream.teletextPage != nil ? "teletext" : nil].compactMap { $0 }
+            return BitmapSubtitleTrack(name: notes.isEmpty ? base : "\(base) (\(notes.joined(separator: ", ")))",
+                                       language: stream.language, hearingImpaired: stream.hearingImpaired, teletextPage: stream.teletextPage)
         }
     }
 }

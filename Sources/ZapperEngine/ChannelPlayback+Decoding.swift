@@ -80,12 +80,16 @@ extension ChannelPlayback {
                 var changes = 0
                 var subtitleRequest = -1  // the feed's generation the demuxer follows
                 var subtitles: (index: Int, decoder: BitmapSubtitleDecoder?)?
+                var chosenSubtitles: SubtitleStream?
                 while let packet = try demuxer.readPacket() {
                     if bitmapFeed.request.generation != subtitleRequest {
-                        // The viewer chose other subtitles: the demuxer reads that stream's packets.
+                        // The viewer chose other subtitles: the demuxer reads that stream's packets
+                        // (a teletext page: its decoder is made anew for that page).
                         let request = bitmapFeed.request
                         subtitleRequest = request.generation
-                        demuxer.selectSubtitles(BitmapSubtitleFeed.stream(for: request.track, in: demuxer.subtitleStreams)?.index)
+                        chosenSubtitles = BitmapSubtitleFeed.stream(for: request.track, in: demuxer.subtitleStreams)
+                        demuxer.selectSubtitles(chosenSubtitles?.index)
+                        subtitles = nil
                     }
                     if demuxer.changes != changes {
                         // A PMT that changed: its new streams play on, without a retune; the panel lists its tracks.
@@ -112,8 +116,10 @@ extension ChannelPlayback {
                     }
                     let parameters = demuxer.parameters[packet.streamIndex]
                     if parameters.kind == .subtitle {
-                        // DVB subtitles: each page decoded onto the timeline for the loop to show.
-                        if subtitles?.index != packet.streamIndex { subtitles = (packet.streamIndex, try? BitmapSubtitleDecoder(parameters)) }
+                        // DVB subtitles or a teletext page: each page decoded onto the timeline for the loop to show.
+                        if subtitles?.index != packet.streamIndex {
+                            subtitles = (packet.streamIndex, try? BitmapSubtitleDecoder(parameters, teletextPage: chosenSubtitles?.teletextPage))
+                        }
                         let base = demuxer.timeBase(stream: packet.streamIndex)
                         if var page = try? subtitles?.decoder?.decode(packet, timeBase: base) {
                             page.start += timeline.offset

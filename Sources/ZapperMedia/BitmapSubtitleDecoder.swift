@@ -9,6 +9,21 @@ public struct SubtitleStream: Sendable, Equatable {
     public let codecName: String
     /// The PMT's subtitling type says hard of hearing.
     public let hearingImpaired: Bool
+    /// A teletext stream's subtitle page (0x888); nil: DVB subtitles.
+    public var teletextPage: Int? = nil
+}
+
+/// The entries of a teletext descriptor, as libavformat keeps them (two extradata bytes each:
+/// the type and magazine, the page's two digits).
+enum TeletextEntry {
+    /// Those that are subtitle pages (type 2, or 5 for the hard of hearing), with their place.
+    static func subtitlePages(_ extradata: [UInt8]) -> [(position: Int, page: Int, hearingImpaired: Bool)] {
+        stride(from: 0, to: extradata.count - 1, by: 2).enumerated().compactMap { position, offset in
+            let type = extradata[offset] >> 3, magazine = Int(extradata[offset] & 0x7)
+            guard type == 2 || type == 5 else { return nil }
+            return (position, (magazine == 0 ? 8 : magazine) << 8 | Int(extradata[offset + 1]), type == 5)
+        }
+    }
 }
 
 /// libavcodec's DVB subtitle decoder (`dvbsub`) on the packets of one subtitle stream:
@@ -20,7 +35,11 @@ public final class BitmapSubtitleDecoder {
     /// DVB's canvas unless a display definition segment gives another.
     public static let defaultCanvas = (width: 720, height: 576)
 
-    public init(_ parameters: CodecParameters) throws {
+    /// A teletext page is drawn whole: its own size is the canvas (columns of 12 pixels, rows of 10).
+    private let teletext: Bool
+
+    /// `teletextPage`: for a teletext stream (libzvbi's decoder), the page whose subtitles are drawn.
+    public init(_ parameters: CodecParameters, teletextPage: Int? = nil) throws {
         guard let codec = avcodec_find_decoder(parameters.pointer.pointee.codec_id) else {
             throw AVError(code: zapper_averror(ENOSYS), operation: "no decoder for \(parameters.codecName)")
         }
@@ -28,8 +47,15 @@ public final class BitmapSubtitleDecoder {
             throw AVError(code: zapper_averror(ENOMEM), operation: "avcodec_alloc_context3")
         }
         self.context = context
+        teletext = teletextPage != nil
         try AVError.check(avcodec_parameters_to_context(context, parameters.pointer), "avcodec_parameters_to_context")
-        try AVError.check(avcodec_open2(context, codec, nil), "avcodec_open2 (\(parameters.codecName))")
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        if let teletextPage {
+            av_dict_set(&options, "txt_page", String(teletextPage, radix: 16), 0)
+            context.pointee.pkt_timebase = AVRational(num: 1, den: 90_000)
+        }
+        try AVError.check(avcodec_open2(context, codec, &options), "avcodec_open2 (\(parameters.codecName))")
     }
 
     deinit { avcodec_free_context(&context) }
@@ -47,12 +73,17 @@ public final class BitmapSubtitleDecoder {
         let start = seconds + Double(subtitle.start_display_time) / 1000
         let end = subtitle.end_display_time > subtitle.start_display_time && subtitle.end_display_time < 60_000
             ? seconds + Double(subtitle.end_display_time) / 1000 : nil
-        let width = context!.pointee.width > 0 ? Int(context!.pointee.width) : Self.defaultCanvas.width
-        let height = context!.pointee.height > 0 ? Int(context!.pointee.height) : Self.defaultCanvas.height
+        var width = context!.pointee.width > 0 ? Int(context!.pointee.width) : Self.defaultCanvas.width
+        var height = context!.pointee.height > 0 ? Int(context!.pointee.height) : Self.defaultCanvas.height
         var regions: [SubtitleBitmap.Region] = []
         for index in 0..<Int(min(subtitle.num_rects, UInt32(SubtitleBitmap.mostRegions))) {
             guard let rect = subtitle.rects[index], rect.pointee.type == SUBTITLE_BITMAP, let region = Self.region(rect.pointee) else { continue }
             regions.append(region)
+        }
+        if teletext, let page = regions.first {
+            // The page's own size (its header row is chopped off above the rest, which keeps its place).
+            width = page.x + page.width
+            height = page.y + page.height
         }
         nextID += 1
         guard let bitmap = SubtitleBitmap(id: nextID, canvasWidth: width, canvasHeight: height, regions: regions) else { return nil }

@@ -188,6 +188,27 @@ final class OutputFile {
         return stream.pointee.index
     }
 
+    /// A stream of packets made by hand (no encoder): its codec, and `extradata` for the muxer.
+    func addStream(codec: AVCodecID, type: AVMediaType, timeBase: AVRational, language: String?, extradata: [UInt8]) throws -> Int32 {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AVError(code: zapper_averror(ENOMEM), operation: "avformat_new_stream")
+        }
+        let parameters = stream.pointee.codecpar!
+        parameters.pointee.codec_type = type
+        parameters.pointee.codec_id = codec
+        if !extradata.isEmpty {
+            guard let bytes = av_mallocz(extradata.count + Int(AV_INPUT_BUFFER_PADDING_SIZE))?.assumingMemoryBound(to: UInt8.self) else {
+                throw AVError(code: zapper_averror(ENOMEM), operation: "av_mallocz (extradata)")
+            }
+            bytes.update(from: extradata, count: extradata.count)
+            parameters.pointee.extradata = bytes
+            parameters.pointee.extradata_size = Int32(extradata.count)
+        }
+        stream.pointee.time_base = timeBase
+        if let language { av_dict_set(&stream.pointee.metadata, "language", language, 0) }
+        return stream.pointee.index
+    }
+
     func writeHeader() throws {
         try AVError.check(avformat_write_header(context, nil), "avformat_write_header")
         headerWritten = true

@@ -2,16 +2,22 @@ import CFFmpeg
 import Foundation
 import ZapperCore
 
-/// What `DVBSubtitleWriter` writes: pages of one subtitle stream, each a grey bitmap (text
-/// drawn white on black by ffmpeg) shown from `start` to `end` on the 720x576 canvas.
+/// What `DVBSubtitleWriter` writes: pages of one subtitle stream shown from `start` to `end`:
+/// DVB subtitles, each page a grey bitmap (text drawn white on black by ffmpeg) on the 720x576
+/// canvas; or, with `teletextPage`, teletext subtitles, each page its `text` (one or two rows).
 public struct DVBSubtitleJob: Codable, Sendable, Equatable {
     public struct Page: Codable, Sendable, Equatable {
         public var start: Double
         public var end: Double
-        public var x: Int, y: Int, width: Int, height: Int
+        public var x: Int?, y: Int?, width: Int?, height: Int?
         /// One grey byte a pixel, width x height (a file of ffmpeg's `-pix_fmt gray`).
-        public var bitmap: String
+        public var bitmap: String?
+        /// A teletext page's rows, a line each.
+        public var text: String?
     }
+
+    /// Teletext subtitles on this page (hex as teletext numbers them: 0x888), not DVB subtitles.
+    public var teletextPage: Int?
 
     /// The loop's first picture's 90 kHz time: page times count from it.
     public var startPTS: Int64
@@ -23,6 +29,30 @@ public struct DVBSubtitleJob: Codable, Sendable, Equatable {
     public var to: Double?
 }
 
+extension DVBSubtitleJob {
+    /// What is written, in order: each page at its start and a clear screen (nil) at its end, those
+    /// from `from` to before `to`. A part of the stream begins with what shows at its start (as a
+    /// broadcaster's repeated pages let a receiver that tunes in mid-page show it): the page, or a
+    /// clear screen. Times are 90 kHz from `startPTS`.
+    public func events() -> [(pts: Int64, page: Page?)] {
+        func pts(_ time: Double) -> Int64 { startPTS + Int64(time * 90_000) }
+        var events: [(pts: Int64, page: Page?)] = []
+        if let from {
+            if let page = pages.first(where: { $0.start <= from && from < $0.end }) {
+                events.append((pts(from), page))
+            } else if !pages.contains(where: { $0.start == from || $0.end == from }) {
+                events.append((pts(from), nil))
+            }
+        }
+        func wanted(_ time: Double) -> Bool { time >= (from ?? -.infinity) && time < (to ?? .infinity) }
+        for page in pages.sorted(by: { $0.start < $1.start }) {
+            if wanted(page.start) { events.append((pts(page.start), page)) }
+            if wanted(page.end) { events.append((pts(page.end), nil)) }
+        }
+        return events
+    }
+}
+
 /// Writes a DVB subtitle stream (libavcodec's `dvbsub` encoder) into an MPEG-TS file of its
 /// own, for ffmpeg to mux beside a channel's picture and sound: each page a region of four
 /// colours (clear, white, black, grey: the grey bitmap's light pixels white, its mid ones
@@ -31,6 +61,7 @@ public enum DVBSubtitleWriter {
     public static let canvas = (width: 720, height: 576)
 
     public static func write(_ job: DVBSubtitleJob, to path: String) throws {
+        if let page = job.teletextPage { return try TeletextWriter.write(job, page: page, to: path) }
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_DVB_SUBTITLE) else {
             throw AVError(code: zapper_averror(ENOSYS), operation: "no dvbsub encoder in this FFmpeg")
         }
@@ -44,32 +75,22 @@ public enum DVBSubtitleWriter {
         let output = try OutputFile(path: path, format: "mpegts")
         let stream = try output.addStream(encoder, language: job.language)
         try output.writeHeader()
-        func pts(_ time: Double) -> Int64 { job.startPTS + Int64(time * 90_000) }
-        // A part of the stream begins with what shows at its start (as a broadcaster's repeated
-        // pages let a receiver that tunes in mid-page show it): the page, or a clear screen.
-        if let from = job.from {
-            if let page = job.pages.first(where: { $0.start <= from && from < $0.end }) {
-                try encode(encoder, output: output, stream: stream, pts: pts(from), region: try region(page))
-            } else if !job.pages.contains(where: { $0.start == from || $0.end == from }) {
-                try encode(encoder, output: output, stream: stream, pts: pts(from), region: nil)
-            }
-        }
-        func wanted(_ time: Double) -> Bool { time >= (job.from ?? -.infinity) && time < (job.to ?? .infinity) }
-        for page in job.pages.sorted(by: { $0.start < $1.start }) {
-            if wanted(page.start) { try encode(encoder, output: output, stream: stream, pts: pts(page.start), region: try region(page)) }
-            if wanted(page.end) { try encode(encoder, output: output, stream: stream, pts: pts(page.end), region: nil) }
+        for (pts, page) in job.events() {
+            try encode(encoder, output: output, stream: stream, pts: pts, region: try page.map(region))
         }
         try output.finish()
     }
 
     /// A page's bitmap as the four colours' indexes, checked against the canvas.
     private static func region(_ page: DVBSubtitleJob.Page) throws -> (x: Int, y: Int, width: Int, height: Int, indexes: [UInt8]) {
-        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: page.bitmap)))
-        guard page.width > 0, page.height > 0, pixels.count == page.width * page.height,
-              page.x >= 0, page.y >= 0, page.x + page.width <= canvas.width, page.y + page.height <= canvas.height else {
-            throw AVError(code: zapper_averror(EINVAL), operation: "subtitle page \(page.bitmap): \(page.width)x\(page.height) at \(page.x),\(page.y)")
+        guard let file = page.bitmap, let x = page.x, let y = page.y, let width = page.width, let height = page.height else {
+            throw AVError(code: zapper_averror(EINVAL), operation: "a DVB subtitle page without its bitmap")
         }
-        return (page.x, page.y, page.width, page.height, pixels.map { $0 > 170 ? UInt8(1) : $0 > 60 ? UInt8(3) : UInt8(0) })
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        guard width > 0, height > 0, pixels.count == width * height, x >= 0, y >= 0, x + width <= canvas.width, y + height <= canvas.height else {
+            throw AVError(code: zapper_averror(EINVAL), operation: "subtitle page \(file): \(width)x\(height) at \(x),\(y)")
+        }
+        return (x, y, width, height, pixels.map { $0 > 170 ? UInt8(1) : $0 > 60 ? UInt8(3) : UInt8(0) })
     }
 
     /// One page: `region` shown (nil: a page with none, which clears what showed).

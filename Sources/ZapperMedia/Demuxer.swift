@@ -95,13 +95,25 @@ public final class Demuxer {
     }
 
     /// The DVB subtitle streams of the programme played.
+    /// DVB subtitle streams, and the subtitle pages a teletext stream's descriptor lists (one
+    /// each: a teletext PID carries several languages on pages of their own).
     private func programmeSubtitles() -> [SubtitleStream] {
-        parameters.indices.filter { parameters[$0].kind == .subtitle && parameters[$0].codecName == "dvb_subtitle" && programmes.plays($0) }
-            .map { index in
+        parameters.indices.filter { ["dvb_subtitle", "dvb_teletext"].contains(parameters[$0].codecName) && programmes.plays($0) }
+            .flatMap { index -> [SubtitleStream] in
                 let avStream = format!.pointee.streams[index]!
                 let language = av_dict_get(avStream.pointee.metadata, "language", nil, 0).map { String(cString: $0.pointee.value) }
-                return SubtitleStream(index: index, streamID: avStream.pointee.id, language: language, codecName: parameters[index].codecName,
-                                      hearingImpaired: avStream.pointee.disposition & AV_DISPOSITION_HEARING_IMPAIRED != 0)
+                guard parameters[index].codecName == "dvb_teletext" else {
+                    return [SubtitleStream(index: index, streamID: avStream.pointee.id, language: language, codecName: parameters[index].codecName,
+                                           hearingImpaired: avStream.pointee.disposition & AV_DISPOSITION_HEARING_IMPAIRED != 0)]
+                }
+                let codec = avStream.pointee.codecpar.pointee
+                let extradata = codec.extradata.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(max(0, min(codec.extradata_size, 512))))) } ?? []
+                let languages = (language ?? "").split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                return TeletextEntry.subtitlePages(extradata).map { entry in
+                    SubtitleStream(index: index, streamID: avStream.pointee.id,
+                                   language: languages.indices.contains(entry.position) ? languages[entry.position] : nil,
+                                   codecName: "dvb_teletext", hearingImpaired: entry.hearingImpaired, teletextPage: entry.page)
+                }
             }
     }
 

@@ -36,7 +36,8 @@ extension Player {
             return PanelChoice(label: track.channel.instreamID, detail: detail.isEmpty ? nil : detail.joined(separator: ", "),
                                isCurrent: current == .caption(index))
         } + bitmaps.enumerated().map { index, track in
-            PanelChoice(label: track.name, detail: ["DVB", track.language].compactMap { $0 }.joined(separator: ", "), isCurrent: current == .bitmap(index))
+            PanelChoice(label: track.name, detail: [track.teletextPage.map { "Teletext \(String($0, radix: 16))" } ?? "DVB", track.language]
+                            .compactMap { $0 }.joined(separator: ", "), isCurrent: current == .bitmap(index))
         }
     }
 

@@ -4,7 +4,7 @@ import ZapperMedia
 // zapper-caption-encode JOB.json DIRECTORY: the demo origin's encoder for its
 // captions channel. Writes DIRECTORY/<variant>.ts for each variant of the job
 // (CaptionedVideoJob): H.264 with CEA-608 captions in its SEI, video only.
-// zapper-caption-encode --dvbsub JOB.json OUT.ts: a DVB subtitle stream (DVBSubtitleJob)
+// zapper-caption-encode --dvbsub JOB.json OUT.ts: a DVB subtitle or teletext stream (DVBSubtitleJob)
 // for a broadcast channel, in an MPEG-TS of its own.
 let arguments = CommandLine.arguments
 do {

@@ -74,7 +74,8 @@ extension OriginOverHTTP {
             #expect(audio.map(\.channels) == channel.audio.map(\.channels))
             // DVB subtitles: every segment holds each stream's page on screen (a tuner joined anywhere shows it).
             let subtitles = streams.filter { $0.codec_type == "subtitle" }
-            #expect(subtitles.map(\.codec_name) == (channel.subtitles ?? []).map { _ in "dvb_subtitle" }, "channel \(channel.number)")
+            #expect(subtitles.map(\.codec_name) == (channel.subtitles ?? []).map { $0.teletext == nil ? "dvb_subtitle" : "dvb_teletext" },
+                    "channel \(channel.number)")
             #expect(subtitles.map { $0.tags?["language"] } == (channel.subtitles ?? []).map(\.language))
             #expect(subtitles.allSatisfy { Int($0.nb_read_packets ?? "") ?? 0 > 0 }, "channel \(channel.number): \(subtitles.map(\.nb_read_packets))")
         }

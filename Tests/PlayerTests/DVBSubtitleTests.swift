@@ -88,3 +88,42 @@ extension ZapperPlaybackTests {
         #expect(high < 0.001, "English's pages are drawn too: \(high)")
     }
 }
+
+/// Teletext subtitles (page 888 of channel 104's teletext PID, written by the origin as a
+/// broadcaster sends them): listed as "English (teletext)", chosen in the Subtitles tab, the
+/// page's boxed row drawn at the bottom of the screen by libzvbi's decoder.
+extension ZapperPlaybackTests {
+    @Test func choosingTeletextSubtitlesShowsTheirPageAtTheBottom() async throws {
+        let origin = try OriginProcess.shared.get()
+        let run = try await runZapper(lineup: try rawLineup([104], port: origin.port), arguments: ["--channel", "104", "--size", "1024x576"], script: """
+            wait-event first-frame 20000
+            wait 10000
+            snapshot $DIR/off.png
+            press KEY_UP
+            wait 600
+            press KEY_RIGHT
+            press KEY_RIGHT
+            press KEY_RIGHT
+            press KEY_UP
+            press KEY_DOWN
+            press KEY_ENTER
+            press KEY_BACK
+            press KEY_BACK
+            wait-event panel-closed 3000
+            wait-event subtitle 15000
+            wait 400
+            snapshot $DIR/teletext.png
+            quit
+            """)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.named(.subtitles).first?["language"] as? String == "dvb:English (teletext)", "\(run.named(.subtitles))")
+        #expect(run.named(.subtitle).allSatisfy { $0["regions"] as? Int == 1 }, "\(run.named(.subtitle))")
+        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
+        try #require(shots.count == 2)
+        let bottom = 0.88...0.96
+        let off = try await subtitleShare(shots[0], rows: bottom), on = try await subtitleShare(shots[1], rows: bottom)
+        #expect(off < 0.001, "with subtitles off: \(off)")
+        #expect(on > 0.01, "the teletext row is not drawn: \(on)")
+        #expect(try await subtitleShare(shots[1], rows: 0.47...0.6) < 0.001, "nothing but the row is drawn")
+    }
+}

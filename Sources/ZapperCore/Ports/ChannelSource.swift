@@ -161,17 +161,20 @@ extension ChannelTrackList {
     public var bitmapSubtitleTracks: [BitmapSubtitleTrack] { [] }
 }
 
-/// A DVB subtitle stream as the Subtitles tab lists it.
+/// A DVB subtitle stream, or a teletext subtitle page, as the Subtitles tab lists it.
 public struct BitmapSubtitleTrack: Sendable, Equatable {
-    /// "Deutsch", "English (hard of hearing)".
+    /// "Deutsch", "English (hard of hearing)", "English (teletext)".
     public var name: String
     public var language: String?
     public var hearingImpaired: Bool
+    /// A teletext page (0x888), not DVB subtitles.
+    public var teletextPage: Int?
 
-    public init(name: String, language: String?, hearingImpaired: Bool = false) {
+    public init(name: String, language: String?, hearingImpaired: Bool = false, teletextPage: Int? = nil) {
         self.name = name
         self.language = language
         self.hearingImpaired = hearingImpaired
+        self.teletextPage = teletextPage
     }
 }
 
