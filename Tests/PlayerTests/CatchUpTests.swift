@@ -34,15 +34,28 @@ struct CatchUpTests {
             // so the group after (4 s) is in time; and once heard, no further than the pictures
             // taken (sound taken dry would let the picture queue drop pictures instead of waiting
             // for this loop).
+            // The sound queue holds at most a second, and a segment whose sound is muxed further
+            // ahead of its pictures than that blocks the decode thread until some is taken: a real
+            // clock never stops, so while no new picture comes the sound is taken on, slowly: 0.1 s
+            // each half second without one, too slow to make the pictures late (on CI, waiting for
+            // the pictures alone once left the last ones undecoded for 25 s).
             let jump = start + 3.5
             var heard = jump
             var times: [Double] = []
+            var pictureCame = Date()
             while Date() < deadline, (times.last ?? 0) < 5 {
-                if heard <= jump || heard < start + (times.last ?? 0) + 0.2,
+                let stalled = Date().timeIntervalSince(pictureCame) > 0.5
+                if heard <= jump || heard < start + (times.last ?? 0) + 0.2 || stalled,
                    let taken = playback.takeAudio(frames: 4800, from: heard), taken.lead == 0 {
                     heard = taken.time + Double(taken.samples.count / 2) / 48_000
+                    if stalled { pictureCame = Date() }  // a tenth of a second of sound each half second stalled
                 }
-                if let picture = playback.picture(at: nil) { times.append(picture.time - start) }
+                // Every picture there is, at once: a 240p picture decodes in under the loop's 2 ms,
+                // and one a turn let the queue fill, whose oldest go once the sound has run dry.
+                while let picture = playback.picture(at: nil) {
+                    times.append(picture.time - start)
+                    pictureCame = Date()
+                }
                 Thread.sleep(forTimeInterval: 0.002)
             }
             return (start, times)
