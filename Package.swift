@@ -129,7 +129,7 @@ let package = Package(
         .executableTarget(name: "zapper-origin", dependencies: [
             "OriginKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["README.md"]),
         // The demo origin's encoder of its captions channel (CEA-608 in the H.264 SEI), run by its encode step.
         .executableTarget(name: "zapper-caption-encode", dependencies: ["ZapperMedia"]),
         // Every parser of outside bytes as one fuzz target each (`make fuzz`, `zapper-fuzz` below).
@@ -139,7 +139,7 @@ let package = Package(
         // Benchmarks that report, never assert: they start and measure the real binaries.
         .executableTarget(name: "zapper-bench", dependencies: [
             "ZapperCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["README.md"]),
 
         .testTarget(name: "ZapperCoreTests", dependencies: [
             "ZapperCore", .product(name: "PropertyBased", package: "swift-property-based"),

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The printed result of `zapper-bench playback`: a Markdown table and notes,
-/// ready to paste into the README.
+/// ready to paste into Sources/zapper-bench/README.md.
 struct PlaybackReport {
     var date: Date
     var setup: PlaybackSetup

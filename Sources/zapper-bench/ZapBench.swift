@@ -16,7 +16,7 @@ struct ZapBench: ParsableCommand {
     @Option(help: "Seconds to watch each channel before the next change.")
     var dwell = 2.0
 
-    @Option(help: "Put the origin behind a shaped link: lan, broadband or poor (needs root; see the README).")
+    @Option(help: "Put the origin behind a shaped link: lan, broadband or poor (needs root; see Sources/zapper-bench/README.md).")
     var network: NetworkProfile?
 
     @OptionGroup var inputs: BenchInputs

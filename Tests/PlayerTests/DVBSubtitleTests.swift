@@ -26,6 +26,31 @@ extension ZapperPlaybackTests {
         return Double(lit) / Double(max(1, band.count * columns.count))
     }
 
+    /// A snapshot with subtitles off once the first run's hint has gone, then item `item` of the
+    /// Subtitles tab chosen and a snapshot of its next page on screen, the panel closed.
+    static func offThenChosen(item: Int) -> String {
+        """
+        wait-event first-frame 20000
+        wait 10000
+        snapshot $DIR/off.png
+        press KEY_UP
+        wait 600
+        press KEY_RIGHT
+        press KEY_RIGHT
+        press KEY_RIGHT
+        press KEY_UP
+        \(Array(repeating: "press KEY_DOWN", count: item).joined(separator: "\n"))
+        press KEY_ENTER
+        press KEY_BACK
+        press KEY_BACK
+        wait-event panel-closed 3000
+        wait-event subtitle 15000
+        wait 400
+        snapshot $DIR/chosen.png
+        quit
+        """
+    }
+
     static let lowSubtitles = 0.84...0.95  // the first stream's pages (canvas rows 480-552)
     static let highSubtitles = 0.49...0.61  // the second's (rows 280-352)
 
@@ -33,26 +58,7 @@ extension ZapperPlaybackTests {
         let origin = try OriginProcess.shared.get()
         let channel = try broadcast(102)
         let english = try #require(channel.subtitles?.firstIndex { $0.language == "eng" })
-        let run = try await runZapper(lineup: try rawLineup([102], port: origin.port), arguments: ["--channel", "102", "--size", "1024x576"], script: """
-            wait-event first-frame 20000
-            wait 10000
-            snapshot $DIR/off.png
-            press KEY_UP
-            wait 600
-            press KEY_RIGHT
-            press KEY_RIGHT
-            press KEY_RIGHT
-            press KEY_UP
-            \(Array(repeating: "press KEY_DOWN", count: english + 1).joined(separator: "\n"))
-            press KEY_ENTER
-            press KEY_BACK
-            press KEY_BACK
-            wait-event panel-closed 3000
-            wait-event subtitle 15000
-            wait 400
-            snapshot $DIR/english.png
-            quit
-            """)
+        let run = try await runZapper(lineup: try rawLineup([102], port: origin.port), arguments: ["--channel", "102", "--size", "1024x576"], script: Self.offThenChosen(item: english + 1))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.subtitles).first?["language"] as? String == "dvb:English", "\(run.named(.subtitles))")
         let pages = run.named(.subtitle)
@@ -95,26 +101,7 @@ extension ZapperPlaybackTests {
 extension ZapperPlaybackTests {
     @Test func choosingTeletextSubtitlesShowsTheirPageAtTheBottom() async throws {
         let origin = try OriginProcess.shared.get()
-        let run = try await runZapper(lineup: try rawLineup([104], port: origin.port), arguments: ["--channel", "104", "--size", "1024x576"], script: """
-            wait-event first-frame 20000
-            wait 10000
-            snapshot $DIR/off.png
-            press KEY_UP
-            wait 600
-            press KEY_RIGHT
-            press KEY_RIGHT
-            press KEY_RIGHT
-            press KEY_UP
-            press KEY_DOWN
-            press KEY_ENTER
-            press KEY_BACK
-            press KEY_BACK
-            wait-event panel-closed 3000
-            wait-event subtitle 15000
-            wait 400
-            snapshot $DIR/teletext.png
-            quit
-            """)
+        let run = try await runZapper(lineup: try rawLineup([104], port: origin.port), arguments: ["--channel", "104", "--size", "1024x576"], script: Self.offThenChosen(item: 1))
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.subtitles).first?["language"] as? String == "dvb:English (teletext)", "\(run.named(.subtitles))")
         #expect(run.named(.subtitle).allSatisfy { $0["regions"] as? Int == 1 }, "\(run.named(.subtitle))")
