@@ -19,6 +19,7 @@ public enum BroadcastCache {
         encoder.outputFormatting = [.sortedKeys]
         let identity = try encoder.encode(channel)
             + Data("|\(catalog.loopSeconds)|\(catalog.segmentSeconds)|\(BroadcastRecipe.version)|\(ffmpeg)|\(font)".utf8)
+            + Data((channel.subtitles == nil ? "" : "|subtitles \(BroadcastSubtitles.writerVersion)").utf8)
         return "bc\(channel.number)-\(fnv1a(identity))"
     }
 

@@ -11,6 +11,9 @@ import Foundation
 /// higher up, between the channel's name and its moving bar, so a snapshot tells which is shown.
 enum BroadcastSubtitles {
     static let mostStreams = 2
+    /// Part of a subtitled channel's cache key: raise it when what the writers write changes
+    /// (`DVBSubtitleWriter`, `TeletextPES`), which the channel's entry cannot tell.
+    static let writerVersion = 2
     static func region(stream number: Int) -> (x: Int, y: Int, width: Int, height: Int) {
         (x: 40, y: number == 0 ? 480 : 280, width: 640, height: 72)
     }
