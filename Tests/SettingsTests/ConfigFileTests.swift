@@ -29,14 +29,6 @@ import ZapperCore
         #expect(config.metricsListen == ListenAddress(host: "127.0.0.1", port: 9464))
     }
 
-    @Test func theAPIsHostnamesAreDNSNames() throws {
-        let api = "[metrics]\nlisten = \"0.0.0.0:9464\"\n[api]\ntoken = \"0123456789abcdef\"\n"
-        #expect(try ConfigFile.parse(api + "hostnames = [\"tv-412.hotel.lan\"]\n", file: "z.toml").apiHostnames == ["tv-412.hotel.lan"])
-        #expect(try ConfigFile.parse(api, file: "z.toml").apiHostnames == [])
-        #expect(problems(api + "hostnames = [\"under_score.lan\"]\n").contains("api.hostnames: expected at most 32 DNS names"))
-        #expect(problems(api + "hostnames = \"tv.lan\"\n").contains("api.hostnames: expected at most 32 DNS names"))
-    }
-
     @Test func metricsAreOffUnlessTheirAddressIsGivenAndABadOneIsNamed() throws {
         #expect(try ConfigFile.parse("", file: "z.toml").metricsListen == nil)
         #expect(try ConfigFile.parse("[metrics]\n", file: "z.toml").metricsListen == nil)
@@ -169,22 +161,6 @@ import ZapperCore
         #expect(problems("[[schedule]]\ndays = [\"someday\"]\nfrom = \"07:00\"\nto = \"08:00\"\n").contains("schedule.days: entry 1"))
         #expect(problems("[[schedule]]\nfrom = \"25:00\"\nto = \"08:00\"\n").contains("schedule.from: entry 1 needs from and to as HH:MM"))
         #expect(problems("[[schedule]]\nfrom = \"07:00\"\nto = \"08:00\"\nvolume = 300\n").contains("schedule.volume: entry 1: 300 is not within 0 to 100"))
-    }
-
-    /// A file of 10,000 entries (a signage script that grew) plays with the first 64, and says so.
-    @Test func aScheduleOverItsBoundKeepsTheFirst64() throws {
-        let entry = "[[schedule]]\nfrom = \"07:00\"\nto = \"08:00\"\nvolume = 30\n\n"
-        let config = try ConfigFile.parse(String(repeating: entry, count: 10_000), file: "/etc/zapper/zapper.toml")
-        #expect(config.schedule.count == 64)
-        #expect(config.notes == ["/etc/zapper/zapper.toml:1: schedule: 10000 entries, more than 64; the first 64 are kept, the rest are left out"])
-    }
-
-    @Test func aFileOverAMegabyteIsNotRead() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("zapper-big-\(UUID()).toml")
-        defer { try? FileManager.default.removeItem(at: file) }
-        try Data(repeating: 0x23, count: ConfigFile.maxBytes + 1).write(to: file)
-        #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: file.path) }
-        do { _ = try ConfigFile.load(path: file.path) } catch { #expect(error.description == "\(file.path): is 1048577 bytes, more than the 1048576 a configuration may be") }
     }
 
     func problems(_ text: String) -> String {
