@@ -8,7 +8,8 @@
 #               the same for a 1080i25 broadcast channel deinterlaced (beside ffmpeg -vf bwdif and mpv);
 #               then zap times: zapper's adjacent flips and number entry beside mpv's playlist-next
 #               (on loopback, then over a shaped broadband link), key to screen while loads hang, a
-#               provider-sized lineup, and last the soak: 10,000 changes with memory read every 1,000
+#               provider-sized lineup, every input from outside at its bound (peak memory), and last
+#               the soak: 10,000 changes with memory read every 1,000
 #               (about 40 minutes; SOAK_ARGS="--flips 1000" for a short one)
 # Each installs the Debian packages it needs first.
 
@@ -20,12 +21,12 @@ DEB_PACKAGES := ffmpeg pkg-config fontconfig fonts-dejavu-core curl \
 # Only `make test` needs these: a real X server for the window's test, xwd for its
 # screenshots (ffmpeg reads them), xdotool to type into the window (XTEST); prometheus for
 # the metrics tests (promtool check metrics, and a real server scraping zapper); a Mosquitto
-# broker and its clients for the MQTT tests; Chromium and its WebDriver for the phone's remote page;
-# zbarimg (zbar-tools) reads the QR code the panel's Phone tab shows.
-TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients chromium chromium-driver zbar-tools
+# broker and its clients for the MQTT tests (python3-venv for amqtt, below); Chromium and its
+# WebDriver for the phone's remote page; zbarimg (zbar-tools) reads the QR code the panel's Phone tab shows.
+TEST_PACKAGES := xvfb x11-apps xdotool openssl ca-certificates prometheus mosquitto mosquitto-clients chromium chromium-driver zbar-tools python3-venv
 
-# Only `make bench` needs these (mpv is the peer zapper is measured against).
-BENCH_PACKAGES := mpv
+# Only `make bench` needs these (mpv is the peer zapper is measured against; a broker for the MQTT input).
+BENCH_PACKAGES := mpv mosquitto mosquitto-clients
 
 ORIGIN_PORT ?= 8600
 # SwiftPM's outputs stay out of the checkout: the build folder lives under ~/.cache
@@ -47,7 +48,7 @@ space := $(empty) $(empty)
 IMAGE_PACKAGES := qemu-system-x86 qemu-utils ovmf mmdebstrap busybox-static kmod cpio e2fsprogs \
 	dosfstools mtools fdisk python3 binutils
 
-.PHONY: demo test check test-image bench deps build-release fuzz
+.PHONY: demo test check test-image bench deps build-release fuzz amqtt
 
 deps:
 	@missing=""; \
@@ -95,7 +96,7 @@ TEST_WIDTH ?= 48
 # on the virtual clock, the UI goldens, parsers and decoders on bytes in memory), no child process:
 # these suites and tests start zapper, the origin, a broker, an X server, Chromium, Prometheus,
 # ffmpeg, gzip, openssl or zbarimg, and are left to `make test`. A test that starts a child belongs here.
-CHECK_SKIP := ZapperPlaybackTests|SubtitleRoundTripTests|HTTPSTests|PanelTests|LockAndStateTests|theCodeReadsBackAsTheLink|withoutALinkThereIsNoCodeButTheReason|MQTTFleetTests|OriginOverHTTP|HLSLiveSessionTests|WindowTests|FleetLinkTests|\
+CHECK_SKIP := ZapperPlaybackTests|SubtitleRoundTripTests|HTTPSTests|PanelTests|LockAndStateTests|theCodeReadsBackAsTheLink|withoutALinkThereIsNoCodeButTheReason|MQTTFleetTests|OriginOverHTTP|HLSLiveSessionTests|WindowTests|FleetLinkTests|OlderBrokerTests|\
 	StateKillTests|SystemdNotifyTests|WarmNeighbourTests|CaptionPlaybackTests|CatchUpTests|DecodeCeilingTests|\
 	DecoderThreadsTests|GuardedRenditionTests|GuideMemoryTests|SegmentEncryptionTests|AudioChoiceTests|\
 	DeinterlacerTests|MediaDecodeTests|MultiplexDemuxTests|PictureAndSoundTests|PictureCeilingTests|\
@@ -112,13 +113,14 @@ timed = start=$$SECONDS; $(2); status=$$?; echo "$(1) $$((SECONDS - start)) s" >
 # time limit that ran beside it ran out of it.
 test:
 	@mkdir -p "$(BUILD_DIR)"; : > "$(PHASES)"
-	@$(call timed,packages,$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(TEST_PACKAGES)")
+	@$(call timed,packages,$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_PACKAGES) $(TEST_PACKAGES)" && \
+		$(MAKE) --no-print-directory amqtt)
 	@$(call timed,build,$(SWIFTPM) build $(SCRATCH) --build-tests)
 	@$(call timed,encode,echo "make: preparing the origin's channels (a machine that never encoded them does so now: minutes)"; \
 		"$$($(SWIFTPM) build $(SCRATCH) --show-bin-path)/zapper-origin" --encode-only --channels channels/channels.json)
 	@# The failures are printed again at the end, where a CI log's tail shows them.
 	@set -o pipefail; $(call timed,suite,{ \
-		$(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest \
+		ZAPPER_AMQTT="$(AMQTT)/bin/amqtt" $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest \
 			--experimental-maximum-parallelization-width $(TEST_WIDTH); \
 	} 2>&1 | tee "$(BUILD_DIR)/test.log") || { \
 		echo "make: these tests failed (the whole log: $(BUILD_DIR)/test.log):"; \
@@ -126,6 +128,13 @@ test:
 	@$(call timed,fuzz,$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS))
 	@$(call timed,image,$(MAKE) --no-print-directory test-image)
 	@echo "make: test passed; its phases took: $$(paste -sd, "$(PHASES)" | sed 's/,/, /g')"
+
+# A broker that speaks MQTT 3.1.1 only, for the test of zapper's fallback from v5 (Debian ships
+# none, and Mosquitto 2 always speaks v5): amqtt from PyPI, in a virtual environment of its own.
+AMQTT := $(HOME)/.cache/zapper/amqtt-0.12.1
+amqtt:
+	@[ -x "$(AMQTT)/bin/amqtt" ] || { echo "make: installing amqtt 0.12.1 (PyPI) into $(AMQTT)"; \
+		python3 -m venv "$(AMQTT)" && "$(AMQTT)/bin/pip" install -q amqtt==0.12.1; }
 
 check: deps
 	@$(SWIFTPM) build $(SCRATCH) --build-tests
@@ -164,4 +173,5 @@ bench: build-release
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" zap --network broadband $(ZAP_ARGS)
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" keys
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" lineup
+	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" inputs
 	"$$($(SWIFTPM) build -c release $(SCRATCH) --show-bin-path)/zapper-bench" soak $(SOAK_ARGS)

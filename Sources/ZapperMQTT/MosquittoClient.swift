@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// It speaks MQTT v5 and says in CONNECT the largest packet it takes (`maxPacketBytes`): the
 /// broker drops a larger message for it, so a 268 MB one never reaches this process. A broker
-/// that speaks only 3.1.1 is spoken to in 3.1.1, said once (`Handlers.protocolFallback`).
+/// that speaks only 3.1.1 is spoken to in 3.1.1, said once it accepts (`Handlers.protocolFallback`):
+/// one that refuses v5 ("unacceptable protocol version"), and one that ends or leaves unanswered a v5
+/// CONNECT before it ever accepted one (the versions then take turns until one is accepted).
 /// Another client taking the session over (the same client id) is not fought: a DISCONNECT
 /// saying so (`MQTT_RC_SESSION_TAKEN_OVER`), or two connections in a row that the broker ended
 /// within `shortLived` of accepting them (Mosquitto 2.0 just closes the older one), make the
@@ -34,6 +36,11 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// The largest packet the broker may send (a command's 4 KB and its topic, with room).
     static let maxPacketBytes: UInt32 = 16 * 1024
+    /// A CONNECT unanswered this long is given up on (and the other version tried, until one is accepted).
+    static let connackSeconds: TimeInterval = 10
+    /// Codes of a connection that ended before its CONNACK: lost, a protocol error, silence.
+    static let unansweredCodes: Set<Int32> = [MOSQ_ERR_CONN_LOST, MOSQ_ERR_PROTOCOL, MOSQ_ERR_MALFORMED_PACKET, MOSQ_ERR_KEEPALIVE]
+        .map { Int32($0.rawValue) }.reduce(into: []) { $0.insert($1) }
     /// A connection the broker ends sooner than this after accepting it was likely taken over.
     static let shortLived: TimeInterval = 30
 
@@ -139,19 +146,28 @@ final class MosquittoClient: @unchecked Sendable {
         var takeoverDelay = 60
         var acceptedAt: Date?
         var shortLivedInARow = 0
-        // The first connection carries CONNECT's properties, which libmosquitto keeps for every
-        // reconnection: only its v5 call takes them, and it waits for the TCP connection (on this thread).
-        var properties: OpaquePointer?
-        mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), Self.maxPacketBytes)
-        var code = mosquitto_connect_bind_v5(handle, host, Int32(port), keepalive, nil, properties)
-        mosquitto_property_free_all(&properties)
+        var code = connect(handle, host: host, port: port, keepalive: keepalive, v311: false)
+        // The version the next try speaks, when it is to change.
+        var nextVersion: Bool?
         let call = "\(host):\(port)"
+        // Until a broker first accepts: when the attempt began (nil: no attempt under way).
+        var connectingSince: Date? = code == success ? Date() : nil
+        var everAccepted = false
         while !stopping.load(ordering: .sequentiallyConsistent) {
             if code == success {
                 code = mosquitto_loop(handle, 500, 1)
                 if box.accepted.exchange(false, ordering: .sequentiallyConsistent) {
                     delay = 1
                     acceptedAt = Date()
+                    connectingSince = nil
+                    if !everAccepted, box.speaksV311.load(ordering: .sequentiallyConsistent) { box.handlers.protocolFallback() }
+                    everAccepted = true
+                }
+                if code == success, let since = connectingSince, Date().timeIntervalSince(since) > Self.connackSeconds {
+                    // No CONNACK at all: a broker that cannot read this version's CONNECT (amqtt, which
+                    // speaks 3.1.1, waits for ever on a v5 CONNECT that carries a will) is given up on.
+                    mosquitto_disconnect(handle)
+                    code = Int32(MOSQ_ERR_KEEPALIVE.rawValue)
                 }
                 if code == success { continue }
             }
@@ -159,12 +175,18 @@ final class MosquittoClient: @unchecked Sendable {
                 shortLivedInARow = Date().timeIntervalSince(since) < Self.shortLived ? shortLivedInARow + 1 : 0
                 acceptedAt = nil
             }
+            let unanswered = connectingSince != nil && Self.unansweredCodes.contains(code)
+            connectingSince = nil
             if box.wantsV311.exchange(false, ordering: .sequentiallyConsistent) {
-                mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
-                box.speaksV311.store(true, ordering: .sequentiallyConsistent)
-                box.handlers.protocolFallback()
-                code = mosquitto_reconnect_async(handle)
+                // A 3.1.1 broker's "unacceptable protocol version": 3.1.1 at once.
+                code = connect(handle, host: host, port: port, keepalive: keepalive, v311: true)
+                if code == success { connectingSince = Date() }
                 continue
+            }
+            if !everAccepted, unanswered {
+                // A connection that ended, or stayed silent, before any CONNACK: the next try speaks
+                // the other version, until a broker accepts one (which then stays).
+                nextVersion = !box.speaksV311.load(ordering: .sequentiallyConsistent)
             }
             if box.takenOver.exchange(false, ordering: .sequentiallyConsistent) || shortLivedInARow >= 2 {
                 shortLivedInARow = 0
@@ -179,7 +201,9 @@ final class MosquittoClient: @unchecked Sendable {
             let until = Date().addingTimeInterval(Double(delay))
             while Date() < until, !stopping.load(ordering: .sequentiallyConsistent) { Thread.sleep(forTimeInterval: 0.1) }
             delay = min(delay * 2, max(60, delay))
-            code = mosquitto_reconnect_async(handle)
+            code = nextVersion.map { connect(handle, host: host, port: port, keepalive: keepalive, v311: $0) } ?? mosquitto_reconnect_async(handle)
+            nextVersion = nil
+            if code == success { connectingSince = Date() }
         }
         // Stopping: what was queued goes out (at most 2 s), then DISCONNECT (no last will).
         let deadline = Date().addingTimeInterval(2)
@@ -188,6 +212,18 @@ final class MosquittoClient: @unchecked Sendable {
             var rounds = 0
             while mosquitto_loop(handle, 100, 1) == success, rounds < 10 { rounds += 1 }
         }
+    }
+
+    /// Connects in v5 with CONNECT's properties, or in 3.1.1 without (libmosquitto keeps the
+    /// properties for every reconnection, and refuses to reconnect in 3.1.1 while it has them);
+    /// waits for the TCP connection, on the network thread.
+    private func connect(_ handle: OpaquePointer, host: String, port: Int, keepalive: Int32, v311: Bool) -> Int32 {
+        mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, v311 ? MQTT_PROTOCOL_V311 : MQTT_PROTOCOL_V5)
+        context.takeUnretainedValue().speaksV311.store(v311, ordering: .sequentiallyConsistent)
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        if !v311 { mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), Self.maxPacketBytes) }
+        return mosquitto_connect_bind_v5(handle, host, Int32(port), keepalive, nil, properties)
     }
 
     /// Queues one message (QoS 0, or 1 for what must arrive: availability).

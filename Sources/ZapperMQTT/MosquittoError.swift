@@ -33,6 +33,8 @@ enum MosquittoLibrary {
             let number = errno
             return String(cString: strerror(number))
         }
+        // libmosquitto 2.0.11 has no words for its keepalive timeout.
+        if code == Int32(MOSQ_ERR_KEEPALIVE.rawValue) { return "the broker did not answer in time" }
         return String(cString: mosquitto_strerror(code))
     }
 
