@@ -102,6 +102,7 @@ public final class KMSDisplay: FrameOutput {
 
     public var width: Int { modeChoice.mode.width }
     public var height: Int { modeChoice.mode.height }
+    public var refreshPeriod: Double? { modeChoice.mode.refreshMilliHz > 0 ? 1000 / Double(modeChoice.mode.refreshMilliHz) : nil }
     public var stride: Int { buffers[0].stride }
 
     public func withDrawBuffer<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {

@@ -10,6 +10,7 @@ public final class OffscreenDisplay: FrameOutput {
     public let height: Int
     public let stride: Int
     public let refreshHz: Double
+    public var refreshPeriod: Double? { refreshHz > 0 ? 1 / refreshHz : nil }
     private var buffers: [[UInt8]]
     private var shown = 0
     private var queued = false

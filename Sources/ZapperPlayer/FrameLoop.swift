@@ -31,7 +31,10 @@ extension Player {
             systemd.tick(now: log.now, view: tuner.view)
             if let presented = self.tick() {
                 repaint.drew(seconds: presented.queued - woke)
-                if let flip = presented.flip { repaint.flipped(at: flip) }
+                if let flip = presented.flip {
+                    repaint.flipped(at: flip)
+                    learntRefreshPeriod = repaint.period
+                }
             }
             // Until the next draw start, at most a tick away (the period is learnt from flips,
             // and a 30 fps picture flips every other vblank), or sooner: the script's next

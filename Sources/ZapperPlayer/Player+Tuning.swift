@@ -174,11 +174,13 @@ extension Player {
         var scaleNanoseconds: UInt64 = 0
         // A radio channel has no picture to present or watch (`Player+Radio`).
         if let playback, !isRadio(playback), watchForStarvation(playback, now: now) {
-            // A picture is due when its time falls before the middle of this vblank's interval.
-            // After a still first picture, the next one is shown when it comes, and starts the clock.
+            // The A/V rule (`PictureDue`): against the sound heard, none before the first picture
+            // and while a still first picture is up (the next one starts the clock).
             let heard = awaitingFirstPicture || stillShown == playback.serial ? nil : audio.clock
-            let clock = heard.map { lipSync.pictureClock(heard: $0) + 0.5 / 60 }
-            if let picture = playback.picture(at: clock) {
+            let due = PictureDue(reported: screen.output.refreshPeriod, learnt: learntRefreshPeriod)
+                .take(heard.map { .sound(heard: $0, lipSync: lipSync) } ?? .none)
+            let clock = due.dueTime
+            if let picture = playback.picture(due) {
                 do {
                     let scaleStart = DispatchTime.now().uptimeNanoseconds
                     try screen.show(picture.picture)

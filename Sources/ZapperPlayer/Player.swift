@@ -144,6 +144,8 @@ public final class Player {
     var firstPictureSize = (width: 0, height: 0)
     /// The tune whose first picture was a still (`TimedPicture.isStill`) and whose clock waits for its next one.
     var stillShown: Int?
+    /// The refresh period learnt from the display's flips, for `PictureDue` when the display reports none.
+    var learntRefreshPeriod: Double?
     /// A playing radio channel's silence (`Player+Radio`).
     var soundWatch = SoundWatch()
     /// The playing tune's picture rate, for `[display] match-frame-rate`.

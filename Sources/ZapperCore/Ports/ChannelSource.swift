@@ -81,6 +81,15 @@ extension ChannelStream {
     public func chooseBitmapSubtitles(_ track: BitmapSubtitleTrack?) {}
     public func bitmapSubtitle(at time: Double) -> SubtitleBitmap? { nil }
     public var isSoundOnly: Bool { false }
+
+    /// The picture `PictureDue` says to take this turn (nil: none, or none waiting).
+    public func picture(_ take: PictureDue.Take) -> TimedPicture? {
+        switch take {
+        case .first: return picture(at: nil)
+        case .upTo(let time): return picture(at: time)
+        case .nothing: return nil
+        }
+    }
 }
 
 /// A decoded picture, opaque to the player: the screen that came with the source draws it.

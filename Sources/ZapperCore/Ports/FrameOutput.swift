@@ -26,9 +26,13 @@ public protocol FrameOutput: AnyObject {
     /// Switches to a mode of this size whose refresh suits `pictureRate` (`RefreshMatch`); the
     /// mode switched to, or nil when none was (a display that cannot, or needs not).
     func matchRefresh(toPictureRate pictureRate: Double) -> String?
+    /// The refresh period of the mode shown, seconds (nil: not known; `PictureDue` then uses
+    /// the period learnt from flips).
+    var refreshPeriod: Double? { get }
 }
 
 extension FrameOutput {
     public func serviceEvents() {}
     public func matchRefresh(toPictureRate pictureRate: Double) -> String? { nil }
+    public var refreshPeriod: Double? { nil }
 }
