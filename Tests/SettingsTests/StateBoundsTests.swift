@@ -6,18 +6,7 @@ import ZapperCore
 /// `state.json` from a hostile or overgrown disk: every collection capped as it is read, the
 /// file's size checked before its bytes, and a state at its bounds read and saved quickly.
 @Suite struct StateBoundsTests {
-    /// A state at every bound: full maps of long keys, all favourites, recents, levels and reminders.
-    static func full() -> ZapperState {
-        var state = ZapperState(lastChannel: 1)
-        let keys = (0..<ZapperState.mostChannelChoices).map { "https://provider.example.net/live/\(String(repeating: "k", count: 40))/\($0).m3u8" }
-        for key in keys {
-            state.audio[key] = "deu"
-            state.subtitles[key] = "dvb:Deutsch"
-            state.sources[key] = key + "?backup=2"
-        }
-        state.favourites = Favourites(keys: (0..<Favourites.limit).map { "tvg:channel-\($0).example" }).keys
-        return state
-    }
+    static func full() -> ZapperState { ZapperState.atItsBounds() }
 
     @Test func aFileOfAHundredThousandSourcesIsCutAsItIsRead() throws {
         var text = "{\"lastChannel\": 5, \"volume\": 30, \"sources\": {"

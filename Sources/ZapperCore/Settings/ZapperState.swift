@@ -146,10 +146,11 @@ public struct ZapperState: Codable, Equatable, Sendable {
         self = bounded()
     }
 
-    /// The state as it is stored: JSON, keys sorted, so equal states give equal bytes.
+    /// The state as it is stored: JSON, one key a line. The keys are not sorted: sorting a full
+    /// state's 6,000 map keys (Foundation's key order) took 30 of the 50 ms its save took.
     public func encoded() throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        encoder.outputFormatting = [.prettyPrinted]
         var data = try encoder.encode(self)
         data.append(0x0A)
         return data
