@@ -108,7 +108,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Crypto", package: "swift-crypto"),
-        ]),
+        ], exclude: ["README.md"]),
 
         // The demo/test origin: a live HLS server on loopback, also over TLS (swift-nio-ssl)
         // with a certificate the test makes (AES-128 demo: swift-crypto).
@@ -125,7 +125,7 @@ let package = Package(
             "ZapperCore", "ZapperPlayer", "ZapperEngine", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI",
             "ZapperSettings", "ZapperHLS", "ZapperWindow", "ZapperMetrics", "ZapperMQTT", "CJemalloc",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], exclude: ["README.md"]),
         .executableTarget(name: "zapper-origin", dependencies: [
             "OriginKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

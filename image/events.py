@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Waits for an event in a zapper event log (JSON lines, the README's `--events`) that a guest streams out.
+"""Waits for an event in a zapper event log (JSON lines, Sources/zapper/README.md's "Events") that a guest streams out.
 
   events.py [--after LINES] FILE SECONDS NAME [KEY=VALUE ...]
 

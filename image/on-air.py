@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How long a channel was heard for in a zapper event log (JSON lines, the README's `--events`).
+"""How long a channel was heard for in a zapper event log (JSON lines, Sources/zapper/README.md's "Events").
 
   on-air.py FILE CHANNEL
 

@@ -21,7 +21,7 @@ public struct AllocatorSample: Sendable, Equatable {
         self.dirty = dirty
     }
 
-    /// The `state` label's values, in the order the README lists them.
+    /// The `state` label's values, in the order this target's README lists them.
     public var byState: [(state: String, bytes: Double)] {
         [("allocated", allocated), ("active", active), ("metadata", metadata), ("resident", resident), ("dirty", dirty)]
     }

@@ -1,6 +1,6 @@
 /// Every metric zapper exposes: its name (Prometheus conventions: the `zapper_` prefix, base
 /// units, `_total` on counters), its type, its labels and what it means (the `# HELP` line).
-/// The README's "Metrics" table lists the same; a test holds the two together.
+/// The "Metrics" table of this target's README lists the same; a test holds the two together.
 public struct MetricDescription: Sendable, Equatable {
     public enum Kind: String, Sendable { case counter, gauge, histogram }
     public let name: String

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import ZapperCore
 
-/// The event log (`--events`, listed in the README): JSON lines with milliseconds since start,
+/// The event log (`--events`, listed in Sources/zapper/README.md): JSON lines with milliseconds since start,
 /// written to `--events FILE` as they happen; while a script runs, the newest are kept in
 /// memory for its `wait-event` (a box runs for months: not all of them; and none at all when
 /// no script runs, about six a channel change otherwise).

@@ -57,7 +57,7 @@ struct Zapper: ParsableCommand {
     @Option(help: "The programme guide (XMLTV file or http(s) URL; default: the lineup's url-tvg).")
     var guide: String?
 
-    @Option(help: "A keymap file of `KEY_NAME action` lines over the defaults (see the README).")
+    @Option(help: "A keymap file of `KEY_NAME action` lines over the defaults (`--print-default-keymap` shows them).")
     var keymap: String?
 
     @Option(help: "The KMS device for --display drm (default: the first card with a connected connector).")

@@ -153,10 +153,10 @@ import ZapperCore
         #expect(now.residentBytes > 1_000_000 && now.cpuSeconds > 0)
     }
 
-    /// The README's Metrics section lists every metric of the catalogue, with its type.
+    /// The Metrics section of Sources/ZapperMetrics/README.md lists every metric of the catalogue, with its type.
     @Test func theReadmeListsEveryMetric() throws {
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+            .deletingLastPathComponent().appendingPathComponent("Sources/ZapperMetrics/README.md"), encoding: .utf8)
         let section = try #require(readme.components(separatedBy: "### Metrics").dropFirst().first?.components(separatedBy: "\n## ").first)
         for description in MetricCatalogue.all {
             #expect(section.contains("| `\(description.name)` | \(description.kind.rawValue) |"), "\(description.name)")

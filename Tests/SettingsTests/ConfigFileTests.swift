@@ -4,7 +4,7 @@ import ZapperCore
 @testable import ZapperSettings
 
 @Suite struct ConfigFileTests {
-    /// The example in ConfigFile's doc comment, the one the README shows.
+    /// The example in ConfigFile's doc comment, the one Sources/zapper/README.md shows ("The configuration file").
     static func documentedExample() throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ZapperSettings/ConfigFile.swift")

@@ -14,7 +14,7 @@ import ZapperCore
         }
     }
 
-    /// The example in ConfigFile+MQTT's doc comment, the one the README shows.
+    /// The example in ConfigFile+MQTT's doc comment, the one Sources/zapper/README.md shows ("MQTT and Home Assistant").
     @Test func readsTheDocumentedExample() throws {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/ZapperSettings/ConfigFile+MQTT.swift")

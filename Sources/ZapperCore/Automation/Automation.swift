@@ -1,6 +1,6 @@
 import Foundation
 
-/// One line of an automation script (`--script FILE`; README, "`zapper`").
+/// One line of an automation script (`--script FILE`; Sources/zapper/README.md, "Scripts").
 public enum ScriptCommand: Sendable, Equatable {
     case press(key: String)
     case hold(key: String, milliseconds: Int)

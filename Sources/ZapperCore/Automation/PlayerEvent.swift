@@ -1,5 +1,5 @@
-/// Every event zapper writes to its event log (`--events`: JSON lines, listed in the
-/// README), each with its fields. Tests, the benchmarks and the image's scripts name
+/// Every event zapper writes to its event log (`--events`: JSON lines, listed in
+/// Sources/zapper/README.md, "Events"), each with its fields. Tests, the benchmarks and the image's scripts name
 /// events by `EventName`, never by a string of their own.
 public enum PlayerEvent: Sendable, Equatable {
     case key(name: String, action: String, waitedMilliseconds: Int)

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 import ZapperCore
 
-/// The README's reference lists held to the code's own catalogues: the default keymap as
+/// The reference lists of `Sources/zapper/README.md` (the `zapper` executable's reference, beside
+/// its code) held to the code's own catalogues: the default keymap as
 /// `zapper --print-default-keymap` prints it, and every event `zapper --list-events` names.
 struct ReadmeReferenceTests {
     static func readme() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        return try String(contentsOf: root.appendingPathComponent("Sources/zapper/README.md"), encoding: .utf8)
     }
 
     @Test func theKeymapSectionShowsTheDefaultsAsTheyAre() throws {

@@ -50,7 +50,7 @@ import Testing
                 == #"{"t_ms": 1, "event": "load-failed", "channel": 3, "error": "http://h/1.ts: HTTP 404", "kind": "http-404"}"#)
         let crash = PlayerEvent.crashLoop(exits: 3, start: 1, skipped: 2, quarantined: [2, 5])
         #expect(crash.fields.map(\.0) == ["exits", "start", "quarantined", "skipped"])
-        // Names are unique and as the README lists them: lower case words joined by '-'.
+        // Names are unique and as Sources/zapper/README.md lists them: lower case words joined by '-'.
         #expect(Set(EventName.allCases.map(\.rawValue)).count == EventName.allCases.count)
         #expect(EventName.allCases.allSatisfy { $0.rawValue.allSatisfy { $0.isLowercase || $0 == "-" } })
     }
