@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(name: "zapper-state-writer", dependencies: ["ZapperCore", "ZapperSettings"]),
         // Benchmarks that report, never assert: they start and measure the real binaries.
         .executableTarget(name: "zapper-bench", dependencies: [
-            "ZapperCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "ZapperCore", "ZapperSettings", "ZapperMetrics", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], exclude: ["README.md"]),
 
         .testTarget(name: "ZapperCoreTests", dependencies: [

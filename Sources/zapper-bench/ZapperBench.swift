@@ -7,5 +7,5 @@ struct ZapperBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zapper-bench",
         abstract: "Measure zapper beside mpv and ffmpeg on the demo origin, and print a table.",
-        subcommands: [PlaybackBench.self, DeinterlaceBench.self, ZapBench.self, DisplayBench.self, KeyBench.self, SoakBench.self, LineupBench.self])
+        subcommands: [PlaybackBench.self, DeinterlaceBench.self, ZapBench.self, DisplayBench.self, KeyBench.self, SoakBench.self, LineupBench.self, InputsBench.self])
 }
