@@ -42,17 +42,22 @@ public final class MosquittoBroker: @unchecked Sendable {
         try text.write(to: config, atomically: true, encoding: .utf8)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         process.arguments = ["-c", config.path]
-        let log = directory.appendingPathComponent("mosquitto.log")
+        try Self.run(process, name: "mosquitto", log: directory.appendingPathComponent("mosquitto.log"), port: self.port, seconds: 10)
+    }
+
+    /// Starts a broker's `process`, its output into `log`, and waits until a client can publish
+    /// on `port` (at most `seconds`); a broker that ends or is not ready by then is killed.
+    static func run(_ process: Process, name: String, log: URL, port: Int, seconds: Double) throws {
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: log)
         process.standardError = try FileHandle(forWritingTo: log)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while (try? Self.publish(port: self.port, topic: "test/ready", payload: "1").status) != 0 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while (try? publish(port: port, topic: "test/ready", payload: "1").status) != 0 {
             guard process.isRunning, Date() < deadline else {
-                stop()
-                throw StartFailure(description: "mosquitto did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+                Tool.killNow(process)
+                throw StartFailure(description: "\(name) did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
             }
             Thread.sleep(forTimeInterval: 0.1)
         }

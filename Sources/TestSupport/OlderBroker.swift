@@ -34,22 +34,9 @@ public final class OlderBroker: @unchecked Sendable {
                 allow_anonymous: true
 
             """.write(to: config, atomically: true, encoding: .utf8)
-        let log = directory.appendingPathComponent("amqtt.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = ["-c", config.path]
-        process.standardOutput = try FileHandle(forWritingTo: log)
-        process.standardError = try FileHandle(forWritingTo: log)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(20)
-        while (try? MosquittoBroker.publish(port: port, topic: "test/ready", payload: "1").status) != 0 {
-            guard process.isRunning, Date() < deadline else {
-                stop()
-                throw MosquittoBroker.StartFailure(description: "amqtt did not start: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        try MosquittoBroker.run(process, name: "amqtt", log: directory.appendingPathComponent("amqtt.log"), port: port, seconds: 20)
     }
 
     public func stop() {
