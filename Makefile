@@ -120,7 +120,7 @@ test:
 		"$$($(SWIFTPM) build $(SCRATCH) --show-bin-path)/zapper-origin" --encode-only --channels channels/channels.json)
 	@# The failures are printed again at the end, where a CI log's tail shows them.
 	@set -o pipefail; $(call timed,suite,{ \
-		ZAPPER_AMQTT="$(AMQTT)/bin/amqtt" $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest \
+		export ZAPPER_AMQTT="$(AMQTT)/bin/amqtt"; $(SWIFTPM) test $(SCRATCH) --skip-build --disable-xctest \
 			--experimental-maximum-parallelization-width $(TEST_WIDTH); \
 	} 2>&1 | tee "$(BUILD_DIR)/test.log") || { \
 		echo "make: these tests failed (the whole log: $(BUILD_DIR)/test.log):"; \
