@@ -64,12 +64,18 @@ extension ZapperPlaybackTests {
         defer { try? FileManager.default.removeItem(at: off) }
         for deinterlaced in [true, false] {
             let arguments = ["--channel", "\(number)", "--size", size, "--trace-frames"] + (deinterlaced ? [] : ["--state-dir", off.path])
-            let run = try await runZapper(lineup: try rawLineup([number], port: origin.port), arguments: arguments, script: """
-                wait-event first-frame 20000
-                wait 5000
-                snapshot $DIR/picture.png
-                quit
-                """)
+            let lineup = try rawLineup([number], port: origin.port)
+            let play = {
+                try await runZapper(lineup: lineup, arguments: arguments, script: """
+                    wait-event first-frame 20000
+                    wait 5000
+                    snapshot $DIR/picture.png
+                    quit
+                    """)
+            }
+            // 1080i at field rate takes about one of the two cores in a debug build: with the
+            // other zappers beside it, the box is rightly found too slow and turns to frame rate.
+            let run = try await deinterlaced && width * height > 1_000_000 ? LaunchSlots.zappers.exclusively(play) : play()
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
             // The presented pictures' own times: at field rate, half of them fall between two frames'
@@ -82,7 +88,8 @@ extension ZapperPlaybackTests {
             let between = presented.filter { abs((Double($0) - origin).truncatingRemainder(dividingBy: frameMs) - frameMs / 2) < 3 }.count
             let share = Double(between) / Double(max(presented.count, 1))
             if deinterlaced {
-                #expect(share > 0.3, "channel \(number): \(Int(share * 100)) % of the pictures are second fields")
+                let turned = run.stderr.split(separator: "\n").filter { $0.contains("at field rate took") }
+                #expect(share > 0.3, "channel \(number): \(Int(share * 100)) % of the pictures are second fields \(turned)")
             } else {
                 #expect(share < 0.05, "channel \(number): \(Int(share * 100)) % second fields with Deinterlace Off")
             }
