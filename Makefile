@@ -96,7 +96,7 @@ TEST_WIDTH ?= 48
 # on the virtual clock, the UI goldens, parsers and decoders on bytes in memory), no child process:
 # these suites and tests start zapper, the origin, a broker, an X server, Chromium, Prometheus,
 # ffmpeg, gzip, openssl or zbarimg, and are left to `make test`. A test that starts a child belongs here.
-CHECK_SKIP := ZapperPlaybackTests|SubtitleRoundTripTests|HTTPSTests|PanelTests|LockAndStateTests|theCodeReadsBackAsTheLink|withoutALinkThereIsNoCodeButTheReason|MQTTFleetTests|OriginOverHTTP|HLSLiveSessionTests|WindowTests|FleetLinkTests|OlderBrokerTests|\
+CHECK_SKIP := ZapperPlaybackTests|OptionsReferenceTests|SubtitleRoundTripTests|HTTPSTests|PanelTests|LockAndStateTests|theCodeReadsBackAsTheLink|withoutALinkThereIsNoCodeButTheReason|MQTTFleetTests|OriginOverHTTP|HLSLiveSessionTests|WindowTests|FleetLinkTests|OlderBrokerTests|\
 	StateKillTests|SystemdNotifyTests|WarmNeighbourTests|CaptionPlaybackTests|CatchUpTests|DecodeCeilingTests|\
 	DecoderThreadsTests|GuardedRenditionTests|GuideMemoryTests|SegmentEncryptionTests|AudioChoiceTests|\
 	DeinterlacerTests|MediaDecodeTests|MultiplexDemuxTests|PictureAndSoundTests|PictureCeilingTests|\

@@ -20,11 +20,9 @@ import ZapperCore
 /// ca-file = "/etc/zapper/broker-ca.pem"
 /// ```
 extension ConfigFile.Reader {
-    static let mqttKeys: Set<String> = ["broker", "username", "password", "box-id", "topic-prefix", "discovery-prefix", "ca-file"]
-
     mutating func readMQTT(_ table: TOMLTable, hostName: String) -> MQTTSettings? {
         let section = "mqtt"
-        check(table, section: section, known: Self.mqttKeys)
+        check(table, section: section, known: ConfigSection.mqtt.keys)
         guard let url = string(table, "broker", section: section) else {
             if table["broker"] == nil { fail("broker", section, "is missing (mqtt://host:port or mqtts://host:port)") }
             return nil

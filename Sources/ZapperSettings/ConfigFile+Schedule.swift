@@ -24,7 +24,7 @@ extension ConfigFile.Reader {
                 fail("schedule", nil, "entry \(index + 1) is not a table")
                 continue
             }
-            check(table, section: section, known: ["days", "from", "to", "channel", "volume", "mute", "panel", "standby"])
+            check(table, section: section, known: ConfigSection.schedule.keys)
             let words = table["days"].flatMap { days -> [String]? in
                 if let one = days.string { return [one] }
                 return days.array?.compactMap { $0.string }

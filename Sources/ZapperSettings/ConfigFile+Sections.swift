@@ -7,7 +7,7 @@ extension ConfigFile.Reader {
     mutating func readSound(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let sound = subtable(root, "sound") else { return }
         let section = "sound"
-        check(sound, section: section, known: ["even-loudness", "loudness-target", "captions-when-muted", "languages", "audio-description", "delay-ms"])
+        check(sound, section: section, known: ConfigSection.sound.keys)
         config.loudness.enabled = bool(sound, "even-loudness", section: section) ?? true
         config.captionsWhenMuted = bool(sound, "captions-when-muted", section: section) ?? false
         config.audio.languages = languages(sound, section: section)
@@ -34,7 +34,7 @@ extension ConfigFile.Reader {
     /// `[metrics]`: where Prometheus metrics are served (`listen`); absent: none.
     mutating func readMetrics(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let metrics = subtable(root, "metrics") else { return }
-        check(metrics, section: "metrics", known: ["listen"])
+        check(metrics, section: "metrics", known: ConfigSection.metrics.keys)
         guard let listen = string(metrics, "listen", section: "metrics") else { return }
         switch ListenAddress.parse(listen) {
         case .success(let address): config.metricsListen = address
@@ -48,7 +48,7 @@ extension ConfigFile.Reader {
     /// metrics' listener (so `[metrics] listen` must be given too).
     mutating func readAPI(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let api = subtable(root, "api") else { return }
-        check(api, section: "api", known: ["token", "hostnames"])
+        check(api, section: "api", known: ConfigSection.api.keys)
         if let value = api["hostnames"] {
             let names = value.array?.compactMap(\.string) ?? []
             if value.array == nil || names.count != value.array?.count || names.count > HostRule.mostNames || !names.allSatisfy(HostRule.isValidName) {
@@ -75,7 +75,7 @@ extension ConfigFile.Reader {
     /// `[subtitles]`: the languages whose subtitles show where nobody chose any for a channel.
     mutating func readSubtitles(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let subtitles = subtable(root, "subtitles") else { return }
-        check(subtitles, section: "subtitles", known: ["languages"])
+        check(subtitles, section: "subtitles", known: ConfigSection.subtitles.keys)
         config.subtitleLanguages = languages(subtitles, section: "subtitles")
     }
 
@@ -106,7 +106,7 @@ extension ConfigFile.Reader {
     /// `[display]`: the display's refresh following the content.
     mutating func readDisplay(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let display = subtable(root, "display") else { return }
-        check(display, section: "display", known: ["match-frame-rate"])
+        check(display, section: "display", known: ConfigSection.display.keys)
         config.matchFrameRate = bool(display, "match-frame-rate", section: "display") ?? false
     }
 }

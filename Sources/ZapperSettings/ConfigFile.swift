@@ -177,8 +177,7 @@ public enum ConfigFile {
 
         mutating func read(_ root: TOMLTable) -> ZapperConfig {
             var config = ZapperConfig()
-            check(root, section: nil, known: ["lineup", "guide", "guide-shift", "keymap", "default-channel", "merge-duplicates", "hide-dead-channels", "flip-within", "flip-radio",
-                                              "parental", "signage", "network", "sound", "subtitles", "display", "schedule", "metrics", "mqtt", "api"])
+            check(root, section: nil, known: ConfigSection.root.keys)
             config.lineup = string(root, "lineup", section: nil)
             config.guide = string(root, "guide", section: nil)
             config.keymap = string(root, "keymap", section: nil)
@@ -206,8 +205,7 @@ public enum ConfigFile {
             }
             if let parental = subtable(root, "parental") {
                 let section = "parental"
-                check(parental, section: section,
-                      known: ["max-rating", "lock-unknown", "pin-hash", "pin-length", "unlock-timeout"])
+                check(parental, section: section, known: ConfigSection.parental.keys)
                 config.parental.maxAge = maxAge(parental)
                 config.parental.lockUnknown = bool(parental, "lock-unknown", section: section) ?? false
                 if let hash = string(parental, "pin-hash", section: section) {
@@ -228,8 +226,7 @@ public enum ConfigFile {
             }
             if let signage = subtable(root, "signage") {
                 let section = "signage"
-                check(signage, section: section, known: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders",
-                                                         "picture-frozen-seconds", "picture-black-seconds"])
+                check(signage, section: section, known: ConfigSection.signage.keys)
                 config.signage.startMuted = bool(signage, "start-muted", section: section) ?? false
                 config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
@@ -245,7 +242,7 @@ public enum ConfigFile {
                 }
             }
             if let network = subtable(root, "network") {
-                check(network, section: "network", known: ["block-private-addresses", "user-agent", "ca-file", "connections-per-host"])
+                check(network, section: "network", known: ConfigSection.network.keys)
                 config.network.blockPrivateAddresses = bool(network, "block-private-addresses", section: "network") ?? false
                 if let agent = string(network, "user-agent", section: "network") {
                     if agent.isEmpty {
