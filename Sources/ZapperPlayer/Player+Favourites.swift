@@ -15,16 +15,6 @@ extension Player {
         rebuildPanelOrder()
     }
 
-    /// A digit typed in the channel list: the focus goes to the number typed so far (digits
-    /// within `TunerSettings.entryTimeout` of each other make one number).
-    func jumpInList(_ digit: Int, now: Int) {
-        let typed = listEntry.map { now - $0.at <= options.tuner.entryTimeout ? $0.digits : "" } ?? ""
-        let digits = String((typed + String(digit)).suffix(options.tuner.maxDigits))
-        listEntry = (digits, now)
-        guard let number = Int(digits), let index = PanelNavigator.item(for: number, in: panelOrder.map(\.number)) else { return }
-        panel.focus(item: index, now: now)
-    }
-
     /// A channel's picture came: it heads the recent channels.
     func watched(_ number: Int) {
         guard let channel = channels[number] else { return }
@@ -41,6 +31,6 @@ extension Player {
         panelOrderCache = nil
         channelRowsCache = nil
         refreshPanelChoices()
-        if let focusedNumber, let index = panelOrder.lastIndex(where: { $0.number == focusedNumber }) { panel.focus(item: index) }
+        if let focusedNumber, let index = panelNumbers.lastIndex(of: focusedNumber) { panel.focus(item: index) }
     }
 }

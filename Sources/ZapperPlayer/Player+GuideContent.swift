@@ -34,7 +34,7 @@ extension Player {
                 let isFocus = isRow && programme.isOn(at: grid.anchor)
                 if isFocus { focused = programme }
                 cells.append(.init(title: programme.title, from: fraction(programme.start), to: fraction(programme.stop), focused: isFocus,
-                                   onNow: programme.isOn(at: minute), reminder: reminders.has(channel: channel, start: programme.start)))
+                                   onNow: programme.isOn(at: minute), reminder: reminderLayer.reminders.has(channel: channel, start: programme.start)))
                 at = max(at, programme.stop)
             }
             gap(until: grid.end)
@@ -59,7 +59,7 @@ extension Player {
                          hint: half <= now && now < half + GuideGridNavigator.column ? "OK to watch" : nil)
         }
         let onNow = programme.isOn(at: now)
-        let reminded = reminders.has(channel: channel, start: programme.start)
+        let reminded = reminderLayer.reminders.has(channel: channel, start: programme.start)
         let hint = onNow ? "OK to watch" : programme.start > now ? (reminded ? "Reminder set · OK to clear" : "OK to set a reminder") : nil
         return .init(channel: channelLine, title: programme.title, subTitle: programme.subTitle,
                      when: "\(Self.dayName(programme.start, today: now)) \(GuideStore.timeRange(programme))",

@@ -25,8 +25,8 @@ extension Player {
 
     /// What is up, for the order the layers are offered a key in.
     private var keyScene: KeyScene {
-        KeyScene(standby: inStandby, locked: gate.isLocked, guideOpen: guideGrid != nil, panelOpen: panel.isOpen,
-                 channelInFocus: panel.row == .channels && panel.focusedItem != nil)
+        KeyScene(standby: inStandby, locked: parental.isLocked, guideOpen: guideGrid != nil, panelOpen: panel.isOpen,
+                 channelInFocus: panel.channelInFocus)
     }
 
     /// Offers `action` to `layer`; true when it took it.

@@ -1,43 +1,46 @@
 import Foundation
 import ZapperCore
 
-/// Day-parting: the `[[schedule]]` entries looked at once a second. What applies at start is
-/// applied at once (a channel, the sound, the panel, standby: the screen blank), but the TV's
-/// power is touched only at an entry's edge (a hotel box that restarts at night stays quiet).
-/// Standby stops the channel and blanks the screen; a key ends it until the next edge.
+/// Day-parting and standby: a `StandbyLayer` (its rules are there) whose effects are carried
+/// out here. Standby stops the channel and blanks the screen.
 extension Player {
+    var inStandby: Bool { standbyLayer.inStandby }
+
+    /// The panel (and the guide) may open: not while the schedule says no, nor in standby.
+    var panelAllowed: Bool { standbyLayer.panelAllowed }
+
     func scheduleTick(now: Int, date: Date) {
-        guard now >= scheduleCheckDue, schedule != nil else { return }
-        scheduleCheckDue = now + 1000
-        guard let change = schedule?.look(at: date) else { return }
-        for index in change.ended { log.emit(.schedule(entry: index + 1, began: false)) }
-        for index in change.began { log.emit(.schedule(entry: index + 1, began: true)) }
-        let began = change.began.compactMap { options.config.schedule.indices.contains($0) ? options.config.schedule[$0] : nil }
-        scheduledPanel = change.state.panel
-        if change.state.standby != inStandby {
-            setStandby(change.state.standby, reason: "schedule", touchTV: !change.atStart, now: now)
-        }
-        // What began sets the channel and the sound (what ended leaves them as they are).
-        if let level = began.last(where: { $0.volume != nil || $0.muted != nil }) {
-            announce(audio.setLevel(volume: level.volume, muted: level.muted))
-        }
-        if !inStandby, let channel = began.last(where: { $0.channel != nil })?.channel, channels[channel] != nil,
-           tuner.view.target != channel {
-            apply(tuner.handle(.select(channel), now: now))
+        carry(standbyLayer.tick(now: now, in: standbyContext(date)), now: now)
+    }
+
+    /// A key in standby wakes the box (and the TV) until the next edge of the schedule.
+    func standbyTakes(now: Int) -> Bool {
+        guard let effects = standbyLayer.take(.ok, now: now, in: standbyContext(clock.date)) else { return false }
+        carry(effects, now: now)
+        return true
+    }
+
+    private func carry(_ effects: [StandbyLayer.Effect], now: Int) {
+        for effect in effects {
+            switch effect {
+            case let .schedule(entry, began): log.emit(.schedule(entry: entry, began: began))
+            case let .standby(on, reason, touchTV): standby(on, reason: reason, touchTV: touchTV, now: now)
+            case let .sound(volume, muted): announce(audio.setLevel(volume: volume, muted: muted))
+            case .tune(let channel): apply(tuner.handle(.select(channel), now: now))
+            }
         }
     }
 
+    private func standbyContext(_ date: Date) -> StandbyLayer.Context {
+        StandbyLayer.Context(date: date, target: tuner.view.target) { self.channels[$0] != nil }
+    }
+
     /// Into standby (the channel stopped, the screen black, the TV told at an edge) or out of it.
-    func setStandby(_ on: Bool, reason: String, touchTV: Bool, now: Int) {
-        guard on != inStandby else { return }
-        inStandby = on
+    private func standby(_ on: Bool, reason: String, touchTV: Bool, now: Int) {
         log.emit(.standby(on: on, reason: reason))
         if on {
             closeGuide(.inactive)
-            if panel.isOpen {
-                panel.close()
-                log.emit(.panelClosed(reason: .inactive))
-            }
+            carry(panel.close(.inactive), now: now)
             apply(tuner.handle(.sleep, now: now))
             stopPlayback()
             for neighbour in warm.values { neighbour.stop(keepingSound: false) }
@@ -53,13 +56,6 @@ extension Player {
         }
     }
 
-    /// A key in standby wakes the box (and the TV) until the next edge of the schedule.
-    func standbyTakes(now: Int) -> Bool {
-        guard inStandby else { return false }
-        setStandby(false, reason: "key", touchTV: true, now: now)
-        return true
-    }
-
     /// The black screen of standby (presented once: nothing changes after).
     func presentStandby() -> Presented? {
         do {
@@ -70,10 +66,5 @@ extension Player {
         }
         let queued = clock.monotonic
         return Presented(queued: queued, flip: (try? screen.output.waitForFlip(timeoutMilliseconds: 100)) ?? nil)
-    }
-
-    /// The panel (and the guide) may open: not while the schedule says no, nor in standby.
-    var panelAllowed: Bool {
-        !inStandby && (scheduledPanel ?? !options.config.signage.panelDisabled)
     }
 }

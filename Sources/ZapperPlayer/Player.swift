@@ -88,53 +88,44 @@ public final class Player {
     let logos: LogoStore
     let guide: GuideStore?
     var overlay = OverlayModel()
-    /// The swipe-up panel's focus, and the channel list's order (grouped).
-    var panel: PanelNavigator
+    /// The swipe-up panel, and the channel list's order (grouped).
+    var panel: PanelLayer
     /// The Phone tab's link and when it was asked for (`clock.monotonic`): asked again after 5 s.
     var phoneInvite: (asked: Int, invite: PanelPhoneInvite)?
     /// The channel list's order, built when first wanted after the favourites or recents changed
     /// (not on the frame loop at every tune: it walks the whole lineup).
-    var panelOrder: [PanelEntry] {
+    var panelOrder: [PanelOrder.Entry] { builtPanelOrder.entries }
+    /// The channel list's numbers, in its order.
+    var panelNumbers: [Int] { builtPanelOrder.numbers }
+    private var builtPanelOrder: (entries: [PanelOrder.Entry], numbers: [Int]) {
         if let built = panelOrderCache { return built }
-        let built = Self.panelOrder(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites, recents: recents)
+        let entries = PanelOrder.entries(lineup.filter { !options.hiddenFromPanel.contains($0.number) }, favourites: favourites,
+                                         recents: recents)
+        let built = (entries: entries, numbers: entries.map(\.number))
         panelOrderCache = built
         return built
     }
-    var panelOrderCache: [PanelEntry]?
+    var panelOrderCache: (entries: [PanelOrder.Entry], numbers: [Int])?
     /// The lineup in its order (for the channel list, the favourites and CH±'s ring).
     let lineup: [LineupChannel]
     var favourites: Favourites
     var recents: Recents
     /// Each channel's even-loudness gain, as last heard.
     var levels: LevelMemory
-    /// The full-screen guide's focus (nil: closed), its rows (channel numbers: the favourites,
-    /// then the lineup), digits typed in it, and its last key.
-    var guideGrid: GuideGridNavigator?
-    var guideRows: [Int] = []
-    var guideEntry: (digits: String, at: Int)?
-    var guideTouched = 0
-    /// The schedule followed (nil: none), when it is looked at next, what it says of the panel,
-    /// and whether the box is in standby.
-    var schedule: ScheduleWatcher?
-    var scheduleCheckDue = 0
-    var scheduledPanel: Bool?
-    var inStandby = false
+    /// The full-screen guide.
+    var guideLayer: GuideLayer
+    /// The schedule followed, and standby.
+    var standbyLayer: StandbyLayer
     /// OK and Info watched for a long press (a favourite).
     var longPress = LongPress()
-    /// Reminders set in the guide, the one whose notice is up, and what the state holds.
-    var reminders: Reminders
-    var reminderNoticed: Reminder?
-    var keptReminders: [Reminder]
-    var reminderCheckDue = 0
-    /// Digits typed in the panel's channel list, and when the last came.
-    var listEntry: (digits: String, at: Int)?
+    /// Reminders set in the guide, and the one whose notice is up.
+    var reminderLayer: ReminderLayer
     var channelRowsCache: (key: ChannelRowsKey, rows: [PanelChannelRow])?
     /// The hint and the sound level, and when they go.
     var notices = PassingNotices()
     /// What the hint says: the crash-loop breaker's note when there is one.
     var hintText = "Swipe up for more"
-    var gate: ParentalGate
-    var parentalCheckDue = 0
+    var parental: ParentalLayer
     /// The playing channel's chosen subtitles, and the lines due now (empty: none).
     var subtitles: SubtitlePlayer?
     var subtitleLines: [String] = []
@@ -191,18 +182,21 @@ public final class Player {
                       sources: Dictionary(lineup.map { ($0.number, $0.sources.count) }, uniquingKeysWith: { first, _ in first }),
                       worked: Self.workedSources(lineup, options.state))
         keys = KeyRouter(keymap: options.keymap)
-        panel = PanelNavigator(tabs: ports.phoneInvite == nil ? PanelRow.standard : PanelRow.standard + [.phone])
+        guideLayer = GuideLayer(entryTimeout: options.tuner.entryTimeout, maxDigits: options.tuner.maxDigits)
+        panel = PanelLayer(tabs: ports.phoneInvite == nil ? PanelRow.standard : PanelRow.standard + [.phone],
+                           entryTimeout: options.tuner.entryTimeout, maxDigits: options.tuner.maxDigits)
         pictureWatch = options.pictureWatch.map { PictureWatch(settings: $0) }
         self.lineup = lineup
         favourites = Favourites(keys: options.state.favourites)
         recents = Recents(keys: options.state.recents)
         levels = options.state.levels
-        reminders = Reminders(options.state.reminders)
-        schedule = options.config.schedule.isEmpty ? nil : ScheduleWatcher(entries: options.config.schedule, timeZone: options.timeZone ?? .current)
-        keptReminders = reminders.entries
-        gate = ParentalGate(policy: ParentalGate.Policy(options.config.parental))
+        reminderLayer = ReminderLayer(kept: options.state.reminders, switchAtStart: options.config.signage.switchAtReminders)
+        standbyLayer = StandbyLayer(schedule: options.config.schedule.isEmpty ? nil
+                                        : ScheduleWatcher(entries: options.config.schedule, timeZone: options.timeZone ?? .current),
+                                    panelDisabled: options.config.signage.panelDisabled)
+        parental = ParentalLayer(gate: ParentalGate(policy: ParentalGate.Policy(options.config.parental)))
         if let saved = options.state.parental {
-            gate.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
+            parental.restore(saved, now: log.now, wallNow: Self.wallMilliseconds(ports.clock))
         }
         let events = log
         guide = ports.guide.map { GuideStore(loader: $0, lineup: lineup, clock: ports.clock) { events.emit(.guideLoaded(programmes: $0, stale: $1)) } }

@@ -21,7 +21,7 @@ extension InProcess {
             let saved = try #require(harness.states.waitForSave { $0.favourites.count == 2 })
             #expect(saved.favourites == [2, 5].map { ChannelScript.url(channel: $0).absoluteString }, "kept by the channels' keys")
             #expect(harness.player.panelOrder.prefix(2).map(\.number) == [2, 5])
-            #expect(harness.player.panelOrder.prefix(2).allSatisfy { $0.group == Player.favouritesHeading })
+            #expect(harness.player.panelOrder.prefix(2).allSatisfy { $0.group == PanelOrder.favouritesHeading })
             // CH+ from 5 wraps to 2, CH- from 2 back to 5: the favourites alone.
             harness.press("KEY_CHANNELUP")
             harness.run(milliseconds: 500)
@@ -35,9 +35,9 @@ extension InProcess {
             #expect(harness.events(.favourite).last?["on"] == .bool(false))
             #expect(harness.player.favourites.numbers(in: harness.player.lineup) == [2])
             // The channels watched, most recent first, under "Recent" after the favourites; kept.
-            let recent = harness.player.panelOrder.filter { $0.group == Player.recentsHeading }.map(\.number)
+            let recent = harness.player.panelOrder.filter { $0.group == PanelOrder.recentsHeading }.map(\.number)
             #expect(recent == [5, 2], "\(harness.player.panelOrder.prefix(4))")
-            #expect(harness.player.panelOrder.first?.group == Player.favouritesHeading)
+            #expect(harness.player.panelOrder.first?.group == PanelOrder.favouritesHeading)
             let kept = try #require(harness.states.waitForSave { $0.recents.count == 2 })
             #expect(kept.recents == [5, 2].map { ChannelScript.url(channel: $0).absoluteString })
         }
@@ -95,7 +95,7 @@ extension InProcess {
             let lineup = [("News;Sports", 1), ("Sports", 2), (nil, 3)].map { group, number in
                 LineupChannel(number: number, name: "C\(number)", url: ChannelScript.url(channel: number), group: group)
             }
-            let order = Player.panelOrder(lineup, favourites: Favourites(), recents: Recents())
+            let order = PanelOrder.entries(lineup, favourites: Favourites(), recents: Recents())
             #expect(order.map { "\($0.group ?? "-") \($0.number)" } == ["News 1", "Sports 1", "Sports 2", "- 3"])
         }
     }
