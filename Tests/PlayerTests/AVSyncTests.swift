@@ -51,14 +51,14 @@ extension ZapperPlaybackTests {
     /// (the beep later), within 40 ms at worst and, for a delay asked for, 20 ms on average.
     private func judge(_ run: LaunchedZapper.Run, form: String, beepHz: Double, expected: Double = 0, fewest: Int = 28) throws {
         #expect(run.status == 0, "\(form): \(run.stderr)")
-        let firstFrame = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
+        let firstFrame = try #require(run.named(.firstFrame).first?.milliseconds)
 
         // When each flash was presented (ms on the event log's clock).
-        let frames = run.named(.frame)
+        let frames = run.frames
         let flashes = frames.enumerated().compactMap { index, frame -> Double? in
-            guard let luma = frame["luma"] as? Int, luma > 200, let t = frame["t_ms"] as? Int else { return nil }
-            let previous = index > 0 ? frames[index - 1]["luma"] as? Int ?? 0 : 0
-            return previous > 200 ? nil : Double(t)
+            guard frame.luma > 200 else { return nil }
+            let previous = index > 0 ? frames[index - 1].luma : 0
+            return previous > 200 ? nil : Double(frame.milliseconds)
         }
 
         // When each beep was heard: the WAV starts with the first frame and runs at 48 kHz.

@@ -42,7 +42,7 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("9800 channels from"), "\(run.stderr.prefix(600))")
         #expect(run.named(.panelOpened).count == 1)
-        #expect(run.named(.tune).map { $0["reason"] as? String } == ["start", "list"], "\(run.named(.tune))")
+        #expect(run.tunes.map(\.reason) == [.start, .list], "\(run.named(.tune))")
         #expect(run.named(.firstFrame).count == 2)
     }
 }

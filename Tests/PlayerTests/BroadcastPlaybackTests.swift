@@ -81,8 +81,8 @@ extension ZapperPlaybackTests {
             // The presented pictures' own times: at field rate, half of them fall between two frames'
             // times (a second field), whatever a busy debug build drops on the way to the screen.
             let frameMs = 1000 / perSecond
-            let first = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
-            let presented = run.named(.frame).filter { ($0["t_ms"] as? Int ?? 0) >= first + 1000 }.compactMap { $0["pts_ms"] as? Int }
+            let first = try #require(run.named(.firstFrame).first?.milliseconds)
+            let presented = run.frames.filter { $0.milliseconds >= first + 1000 }.map(\.pts)
             #expect(presented.count > 50, "\(presented.count) pictures presented")
             let origin = Double(presented.first ?? 0)
             let between = presented.filter { abs((Double($0) - origin).truncatingRemainder(dividingBy: frameMs) - frameMs / 2) < 3 }.count
@@ -93,7 +93,7 @@ extension ZapperPlaybackTests {
             } else {
                 #expect(share < 0.05, "channel \(number): \(Int(share * 100)) % second fields with Deinterlace Off")
             }
-            let path = try #require(run.named(.snapshot).first?["path"] as? String)
+            let path = try #require(run.snapshotPaths.first)
             let comb = try #require(combOffset(rgb: try await rgb(path), width: width, height: height, rows: rows), "no bar in \(path)")
             if deinterlaced {
                 #expect(comb < 1.5, "channel \(number) combs by \(comb) px deinterlaced")
@@ -118,7 +118,7 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         func isChannel(_ seen: (Int, Int, Int)) -> Bool {
             abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue)) < 45
         }
@@ -155,11 +155,11 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         let seen = try await medianColour(path, crop: Rect(x: 100, y: 120, width: 440, height: 80))
         #expect(abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue)) < 45, "\(seen)")
         #expect(try strongestBroadcastTone(Array(leftSamples(run).suffix(2 * 48_000))) == Double(channel.audio[0].toneHz))
-        let times = run.named(.frame).compactMap { $0["pts_ms"] as? Int }
+        let times = run.frames.map(\.pts)
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(gaps.filter { $0 == 20 || $0 == 19 || $0 == 21 }.count > gaps.count / 3, "picture times: \(gaps.prefix(20))")
     }
@@ -182,13 +182,13 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [101, radio.number])
-        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
+        #expect(run.named(.firstFrame).compactMap(\.channel) == [101, radio.number])
+        #expect(run.named(.interstitialDismissed).last?.result == .ok)
         #expect(run.named(.loadFailed).isEmpty && run.named(.stalled).isEmpty, "\(run.named(.loadFailed)) \(run.stderr)")
-        #expect(run.named(.audioStarted).compactMap { $0["channel"] as? Int }.contains(radio.number))
+        #expect(run.named(.audioStarted).compactMap(\.channel).contains(radio.number))
         let left = leftSamples(run)
         #expect(try strongestBroadcastTone(Array(left.suffix(2 * 48_000))) == Double(radio.audio[0].toneHz))
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         // Black where a picture would be (the card covers the upper part only).
         let below = try await medianColour(path, crop: Rect(x: 0, y: 260, width: 640, height: 80))
         #expect(below.0 + below.1 + below.2 < 30, "\(below) under the radio card")
@@ -232,7 +232,7 @@ extension ZapperPlaybackTests {
             """)
         #expect(run.status == 0, "\(run.stderr)")
         // Its name tells it from the English main track.
-        #expect(run.named(.audio).first?["language"] as? String == "English (audio description)", "\(run.named(.audio))")
+        #expect(run.named(.audio).first?.language == "English (audio description)", "\(run.named(.audio))")
         #expect(try lastTone(run) == Double(channel.audio[description].toneHz))
     }
 

@@ -67,8 +67,8 @@ struct CaptionPlaybackTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.subtitles).first?["language"] as? String == instream, "\(run.named(.subtitles))")
-        let texts = run.named(.subtitle).compactMap { $0["text"] as? String }
+        #expect(run.named(.subtitles).first?.language == instream, "\(run.named(.subtitles))")
+        let texts = run.subtitleTexts
         #expect(texts.count >= 2, "\(texts)")
         #expect(texts.allSatisfy(lines.contains), "captions \(texts), script \(lines)")
         // Consecutive captions follow the script's order (round the loop).
@@ -76,7 +76,7 @@ struct CaptionPlaybackTests {
             let a = try #require(lines.firstIndex(of: first)), b = try #require(lines.firstIndex(of: second))
             #expect(b == (a + 1) % lines.count, "\(texts)")
         }
-        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
+        let shots = run.snapshotPaths
         try #require(shots.count == 2)
         // A caption shows 3 s of its 5 s slot: 3.6 s after one began, the screen is between two.
         let captioned = try await markedShare(shots[0]), gap = try await markedShare(shots[1])
@@ -100,12 +100,12 @@ struct CaptionPlaybackTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let texts = run.named(.subtitle).compactMap { $0["text"] as? String }
+        let texts = run.subtitleTexts
         let lines = try script().lines
         #expect(texts.count == 1 && texts.allSatisfy(lines.contains), "\(texts)")
         // Nothing before the mute: six seconds of the loop always hold a caption's start.
-        let muted = try #require(run.named(.volume).first { $0["muted"] as? Bool == true }?["t_ms"] as? Int)
-        #expect(try #require(run.named(.subtitle).first?["t_ms"] as? Int) > muted)
+        let muted = try #require(run.named(.volume).first { if case .volume(_, muted: true) = $0.event { true } else { false } }?.milliseconds)
+        #expect(try #require(run.named(.subtitle).first?.milliseconds) > muted)
         #expect(run.named(.subtitles).isEmpty)
     }
 }

@@ -25,8 +25,8 @@ extension ZapperPlaybackTests {
         #expect(run.named(.loadFailed).isEmpty && run.named(.stalled).isEmpty, "\(run.named(.loadFailed)) \(run.named(.stalled))")
         #expect(run.stderr.components(separatedBy: "the stream's programme changed").count >= 3, "\(run.stderr)")
         // Pictures all along: no half second without one.
-        let first = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
-        let times = run.named(.frame).compactMap { $0["t_ms"] as? Int }.filter { $0 > first }
+        let first = try #require(run.named(.firstFrame).first?.milliseconds)
+        let times = run.frames.map(\.milliseconds).filter { $0 > first }
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect((gaps.max() ?? .max) < 500, "a gap of \(gaps.max() ?? -1) ms between pictures")
         // Both halves' sound: the old PIDs' tone and the new ones', each strongest in some second.
@@ -52,7 +52,7 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         let wanted = program == change.serviceID
         let colour = try #require(DemoChannel.rgbOf(wanted ? change.colour ?? "" : channel.colour))
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         let seen = try await medianColour(path, crop: Rect(x: 100, y: 120, width: 440, height: 80))
         #expect(abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue)) < 45,
                 "programme \(program.map(String.init) ?? "first"): \(seen)")

@@ -36,11 +36,13 @@ extension ZapperPlaybackTests {
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
         let notice = try #require(run.named(.crashLoop).first, "\(run.stderr)")
-        #expect(notice["skipped"] as? Int == 2 && notice["exits"] as? Int == 3 && notice["start"] as? Int == 1, "\(notice)")
-        #expect(notice["quarantined"] as? String == "2")
+        let loop: (exits: Int, start: Int, skipped: Int?, quarantined: [Int])? =
+            if case let .crashLoop(exits, start, skipped, quarantined) = notice.event { (exits, start, skipped, quarantined) } else { nil }
+        #expect(loop?.skipped == 2 && loop?.exits == 3 && loop?.start == 1, "\(notice)")
+        #expect(loop?.quarantined == [2])
         #expect(run.stderr.contains("Channel 2 was skipped: it stopped Zapper 3 times; starting on channel 1 instead"), "\(run.stderr)")
-        let tunes = run.named(.tune).map { ($0["channel"] as? Int ?? 0, $0["warm"] as? Bool ?? true) }
-        let last = try #require(run.named(.tune).dropFirst().first?["channel"] as? Int)
+        let tunes = run.tunes.map { ($0.channel, $0.warm) }
+        let last = try #require(run.tunes.dropFirst().first?.channel)
         #expect(last > 2)
         #expect(tunes.map(\.0) == [1, last, 1, 2], "\(tunes)")
         #expect(tunes.map(\.1) == [false, true, true, false], "\(tunes)")

@@ -60,10 +60,10 @@ extension ZapperPlaybackTests {
         let english = try #require(channel.subtitles?.firstIndex { $0.language == "eng" })
         let run = try await runZapper(lineup: try rawLineup([102], port: origin.port), arguments: ["--channel", "102", "--size", "1024x576"], script: Self.offThenChosen(item: english + 1))
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.subtitles).first?["language"] as? String == "dvb:English", "\(run.named(.subtitles))")
+        #expect(run.named(.subtitles).first?.language == "dvb:English", "\(run.named(.subtitles))")
         let pages = run.named(.subtitle)
-        #expect(pages.allSatisfy { $0["regions"] as? Int == 1 && $0["canvas"] as? String == "720x576" }, "\(pages)")
-        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
+        #expect(pages.allSatisfy { if case .subtitleBitmap(_, regions: 1, canvas: "720x576") = $0.event { true } else { false } }, "\(pages)")
+        let shots = run.snapshotPaths
         try #require(shots.count == 2)
         let offLow = try await subtitleShare(shots[0], rows: Self.lowSubtitles), offHigh = try await subtitleShare(shots[0], rows: Self.highSubtitles)
         #expect(offLow < 0.001 && offHigh < 0.001, "with subtitles off: \(offLow) low, \(offHigh) high")
@@ -88,7 +88,7 @@ extension ZapperPlaybackTests {
             """)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.subtitles).isEmpty, "nobody chose: \(run.named(.subtitles))")
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         let low = try await subtitleShare(path, rows: Self.lowSubtitles), high = try await subtitleShare(path, rows: Self.highSubtitles)
         #expect(low > 0.03, "Deutsch's pages are not drawn: \(low)")
         #expect(high < 0.001, "English's pages are drawn too: \(high)")
@@ -103,9 +103,9 @@ extension ZapperPlaybackTests {
         let origin = try OriginProcess.shared.get()
         let run = try await runZapper(lineup: try rawLineup([104], port: origin.port), arguments: ["--channel", "104", "--size", "1024x576"], script: Self.offThenChosen(item: 1))
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.subtitles).first?["language"] as? String == "dvb:English (teletext)", "\(run.named(.subtitles))")
-        #expect(run.named(.subtitle).allSatisfy { $0["regions"] as? Int == 1 }, "\(run.named(.subtitle))")
-        let shots = run.named(.snapshot).compactMap { $0["path"] as? String }
+        #expect(run.named(.subtitles).first?.language == "dvb:English (teletext)", "\(run.named(.subtitles))")
+        #expect(run.named(.subtitle).allSatisfy { if case .subtitleBitmap(_, regions: 1, _) = $0.event { true } else { false } }, "\(run.named(.subtitle))")
+        let shots = run.snapshotPaths
         try #require(shots.count == 2)
         let bottom = 0.88...0.96
         let off = try await subtitleShare(shots[0], rows: bottom), on = try await subtitleShare(shots[1], rows: bottom)

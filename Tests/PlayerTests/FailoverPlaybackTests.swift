@@ -26,16 +26,17 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [OriginRouter.redundantNumber, OriginRouter.mergedNumber],
+        #expect(run.named(.firstFrame).compactMap(\.channel).prefix(2) == [OriginRouter.redundantNumber, OriginRouter.mergedNumber],
                 "\(run.stderr)")
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("redundant.png").path, OriginRouter.redundantChannel))
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("merged.png").path, OriginRouter.mergedChannel))
         // The dead host behind the redundant variant is not the viewer's business.
-        #expect(!run.named(.loadFailed).contains { $0["channel"] as? Int == OriginRouter.redundantNumber }, "\(run.named(.loadFailed))")
+        #expect(!run.named(.loadFailed).contains { $0.channel == OriginRouter.redundantNumber }, "\(run.named(.loadFailed))")
         let failovers = run.named(.sourceFailover)
         #expect(failovers.count == 1, "\(failovers)")
-        #expect(failovers.first?["channel"] as? Int == OriginRouter.mergedNumber)
-        #expect(failovers.first?["from"] as? Int == 1 && failovers.first?["to"] as? Int == 2)
-        #expect((failovers.first?["reason"] as? String)?.contains("503") == true, "\(failovers)")
+        #expect(failovers.first?.channel == OriginRouter.mergedNumber)
+        let sources: (from: Int, to: Int)? = if case let .sourceFailover(_, from, to, _)? = failovers.first?.event { (from, to) } else { nil }
+        #expect(sources?.from == 1 && sources?.to == 2)
+        #expect(failovers.first?.failure?.detail.contains("503") == true, "\(failovers)")
     }
 }

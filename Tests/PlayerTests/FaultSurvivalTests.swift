@@ -34,7 +34,7 @@ extension ZapperPlaybackTests {
         let firstFailure = try #require(names.firstIndex(of: .loadFailed))
         let recovery = try #require(names.lastIndex(of: .loadRecovered), "\(fault): \(run.stderr)")
         #expect(firstFailure < recovery)
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         let seen = try await medianColour(path)
         let distance = abs(seen.0 - Int(colour.red)) + abs(seen.1 - Int(colour.green)) + abs(seen.2 - Int(colour.blue))
         #expect(distance < 45, "\(fault): after recovery the snapshot median is \(seen)")

@@ -25,9 +25,9 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.favourite).map { [$0["channel"] as? Int, ($0["on"] as? Bool).map { $0 ? 1 : 0 }] } == [[1, 1], [5, 1]])
+        #expect(run.named(.favourite).map(\.event) == [.favourite(channel: 1, on: true), .favourite(channel: 5, on: true)])
         // CH+ from 5 skips 6 to 10: the next favourite, wrapping, is 1.
-        #expect(run.named(.tune).compactMap { $0["channel"] as? Int } == [1, 5, 1], "\(run.named(.tune))")
+        #expect(run.tunes.map(\.channel) == [1, 5, 1], "\(run.named(.tune))")
         let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
         #expect(saved.contains("\"favourites\"") && saved.contains("\"recents\""), "\(saved)")
     }

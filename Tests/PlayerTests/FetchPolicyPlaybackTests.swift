@@ -30,7 +30,7 @@ extension ZapperPlaybackTests {
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.firstFrame).isEmpty)
-        let error = try #require(run.named(.loadFailed).first?["error"] as? String, "\(run.stderr)")
+        let error = try #require(run.named(.loadFailed).first?.failure?.detail, "\(run.stderr)")
         #expect(error.contains("127.0.0.1 is 127.0.0.1, and local addresses are blocked"), "\(error)")
     }
 }

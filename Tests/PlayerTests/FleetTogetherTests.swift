@@ -47,7 +47,7 @@ extension ZapperPlaybackTests {
         await zapper.kill()
         #expect(zaps?.first?.value == 3, "\(prometheus.log)")
         #expect(onScreen?.count == 1 && onScreen?.first?.value == 1, "\(String(describing: onScreen))")
-        let channels = zapper.events.filter { $0["event"] as? String == EventName.firstFrame.rawValue }.compactMap { $0["channel"] as? Int }
+        let channels = zapper.events.filter { $0.event.name == .firstFrame }.compactMap(\.channel)
         #expect(channels == [1, 3, 5], "\(channels)")
     }
 }

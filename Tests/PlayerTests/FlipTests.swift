@@ -11,9 +11,9 @@ extension ZapperPlaybackTests {
     /// Names of the events, with the channel where there is one: "tune 3".
     func timeline(_ run: Run) -> [String] {
         run.events.compactMap { event in
-            guard let name = event["event"] as? String, name != EventName.frame.rawValue else { return nil }
-            #expect(EventName(rawValue: name) != nil, "an event not in EventName: \(name)")
-            return (event["channel"] as? Int).map { "\(name) \($0)" } ?? name
+            let name = event.event.name
+            guard name != .frame else { return nil }
+            return event.channel.map { "\(name.rawValue) \($0)" } ?? name.rawValue
         }
     }
 
@@ -46,16 +46,16 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [2, 3, 4, 6, 5, 6], "\(timeline(run))")
-        let lumas = run.named(.frame).compactMap { $0["luma"] as? Int }
+        #expect(run.named(.firstFrame).compactMap(\.channel) == [2, 3, 4, 6, 5, 6], "\(timeline(run))")
+        let lumas = run.frames.map(\.luma)
         // Not vacuous: pictures of every tune were looked at, from its first on (where a black
         // flash would be). How many in all depends on the machine's load (a starved fresh-clone
         // run showed 39 in 8.6 s; a quiet one, about 90).
         var perTune: [Int] = []
         for event in run.events {
-            switch event["event"] as? String {
-            case EventName.firstFrame.rawValue?: perTune.append(0)
-            case EventName.frame.rawValue? where !perTune.isEmpty: perTune[perTune.count - 1] += 1
+            switch event.event.name {
+            case .firstFrame: perTune.append(0)
+            case .frame where !perTune.isEmpty: perTune[perTune.count - 1] += 1
             default: break
             }
         }
@@ -78,9 +78,9 @@ extension ZapperPlaybackTests {
         let press = try #require(events.firstIndex(of: "key"))
         let order = ["interstitial-shown 3", "tune 3", "first-frame 3", "interstitial-dismissed 3"].map { events[press...].firstIndex(of: $0) }
         #expect(order.allSatisfy { $0 != nil } && order.map { $0! } == order.map { $0! }.sorted(), "\(events)")
-        #expect(run.named(.interstitialDismissed).last?["result"] as? String == "ok")
-        #expect(run.named(.tune).last?["reason"] as? String == "next")
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        #expect(run.named(.interstitialDismissed).last?.result == .ok)
+        #expect(run.tunes.last?.reason == .next)
+        let path = try #require(run.snapshotPaths.first)
         #expect(try await showsChannel(path, 3))
         #expect(try await !isDark(medianColour(path, crop: cardPanel)), "the card is gone")
     }
@@ -112,13 +112,13 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         let events = timeline(run)
         #expect(events.contains("load-failed 5"))
-        let failed = run.named(.interstitialDismissed).first { $0["channel"] as? Int == 5 }
-        #expect(failed?["result"] as? String == "failed")
+        let failed = run.named(.interstitialDismissed).first { $0.channel == 5 }
+        #expect(failed?.result == .failed)
         // A refused connection is a failure at once, not after seconds of quiet retries.
-        let press = try #require(run.named(.key).first?["t_ms"] as? Int)
-        let card = try #require(failed?["t_ms"] as? Int)
+        let press = try #require(run.named(.key).first?.milliseconds)
+        let card = try #require(failed?.milliseconds)
         #expect(card - press < 2_500, "the error card came \(card - press) ms after the press")
-        let snapshots = run.named(.snapshot).compactMap { $0["path"] as? String }
+        let snapshots = run.snapshotPaths
         try #require(snapshots.count == 2)
         #expect(try await isDark(medianColour(snapshots[0], crop: cardPanel)), "the error card is up")
         #expect(try await showsChannel(snapshots[0], 2), "over the last picture")

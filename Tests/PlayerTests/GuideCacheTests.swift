@@ -30,11 +30,16 @@ extension ZapperPlaybackTests {
         let state = folder.appendingPathComponent("state").path
         let first = try await runZapper(lineup: try demoLineup(), arguments: ["--state-dir", state, "--size", "320x180"],
                                         script: "wait-event guide-loaded 30000\nquit\n")
-        #expect(first.status == 0 && first.named(.guideLoaded).first?["stale"] as? Bool == false, "\(first.stderr)")
+        #expect(first.status == 0 && guideRead(first.named(.guideLoaded).first)?.stale == false, "\(first.stderr)")
         let second = try await runZapper(lineup: try demoLineup(), arguments: ["--state-dir", state, "--size", "320x180",
                                                                                "--guide", "http://127.0.0.1:9/guide.xml"],
                                          script: "wait-event guide-loaded 30000\nquit\n")
-        let loaded = try #require(second.named(.guideLoaded).first)
-        #expect(loaded["stale"] as? Bool == true && (loaded["programmes"] as? Int ?? 0) > 0, "\(second.stderr)")
+        let loaded = try #require(guideRead(second.named(.guideLoaded).first))
+        #expect(loaded.stale == true && loaded.programmes > 0, "\(second.stderr)")
+    }
+
+    /// A `guide-loaded`'s programmes and whether they are the kept copy's.
+    private func guideRead(_ event: LoggedEvent?) -> (programmes: Int, stale: Bool)? {
+        if case let .guideLoaded(programmes, stale)? = event?.event { (programmes, stale) } else { nil }
     }
 }

@@ -30,18 +30,21 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.guideOpened).first?["channel"] as? Int == 1)
-        let focus = run.named(.guideFocus).map { ($0["channel"] as? Int ?? 0, $0["start"] as? Int ?? 0) }
+        #expect(run.named(.guideOpened).first?.channel == 1)
+        let focus = run.events.compactMap { if case let .guideFocus(channel, start, _) = $0.event { (channel, start) } else { nil } }
         #expect(focus.count == 3 && focus.map(\.0) == [2, 2, 2], "\(focus)")
         #expect(focus.count == 3 && focus[1].1 == focus[0].1 + 1800 && focus[2].1 == focus[0].1, "a half hour on, and back")
-        let reminder = try #require(run.named(.reminder).first)
-        #expect(reminder["channel"] as? Int == 2 && reminder["action"] as? String == "set" && reminder["start"] as? Int == focus.dropFirst().first?.1)
-        #expect(run.named(.guideClosed).first?["reason"] as? String == "chosen")
-        #expect(run.named(.tune).last?["channel"] as? Int == 2 && run.named(.firstFrame).last?["channel"] as? Int == 2)
+        let reminders = run.events.compactMap {
+            if case let .reminder(channel, start, action) = $0.event { (channel: channel, start: start, action: action) } else { nil }
+        }
+        let reminder = try #require(reminders.first)
+        #expect(reminder.channel == 2 && reminder.action == .set && reminder.start == focus.dropFirst().first?.1)
+        #expect(run.named(.guideClosed).first?.event == .guideClosed(reason: .chosen))
+        #expect(run.tunes.last?.channel == 2 && run.named(.firstFrame).last?.channel == 2)
         // The snapshot: the guide over the dimmed picture, not channel 1's red.
         let seen = try await medianColour(snapshot)
         #expect(seen.0 < 90 && seen.1 < 90 && seen.2 < 90 && abs(seen.0 - seen.2) < 30, "median \(seen)")
         let saved = try String(contentsOfFile: state + "/state.json", encoding: .utf8)
-        #expect(saved.contains("\"reminders\"") && saved.contains("\"start\" : \(reminder["start"] as? Int ?? -1)"), "\(saved)")
+        #expect(saved.contains("\"reminders\"") && saved.contains("\"start\" : \(reminder.start)"), "\(saved)")
     }
 }

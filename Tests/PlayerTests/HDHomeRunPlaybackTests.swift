@@ -34,8 +34,8 @@ extension ZapperPlaybackTests {
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
         // GuideNumber is the channel's number; CH+ reaches the next, warm.
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [channels[0], channels[1]])
-        #expect(run.named(.tune).last?["warm"] as? Bool == true, "\(run.named(.tune))")
+        #expect(run.named(.firstFrame).compactMap(\.channel) == [channels[0], channels[1]])
+        #expect(run.tunes.last?.warm == true, "\(run.named(.tune))")
         #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
     }
 
@@ -62,8 +62,8 @@ extension ZapperPlaybackTests {
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
         let failed = try #require(run.named(.loadFailed).first)
-        #expect(failed["kind"] as? String == "tuners-busy", "\(failed)")
-        #expect(run.named(.firstFrame).first?["channel"] as? Int == number)
+        #expect(failed.failure?.name == "tuners-busy", "\(failed)")
+        #expect(run.named(.firstFrame).first?.channel == number)
     }
 }
 

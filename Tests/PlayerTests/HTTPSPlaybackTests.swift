@@ -34,14 +34,14 @@ extension ZapperPlaybackTests {
             quit
             """)
         #expect(run.status == 0, "\(run.stderr)")
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         #expect(try await showsChannel(path, 3))
         #expect(try strongestTone(leftSamples(run)) == Double(channel.audio[0].toneHz))
         let failed = try #require(run.named(.loadFailed).first, "\(run.stderr)")
-        #expect(failed["channel"] as? Int == 2)
-        #expect(failed["kind"] as? String == "refused")
-        #expect((failed["error"] as? String)?.contains("redirects from https to http") == true, "\(failed)")
-        #expect(run.named(.loadFailed).allSatisfy { $0["channel"] as? Int == 2 }, "\(run.stderr)")
+        #expect(failed.channel == 2)
+        #expect(failed.failure?.name == "refused")
+        #expect(failed.failure?.detail.contains("redirects from https to http") == true, "\(failed)")
+        #expect(run.named(.loadFailed).allSatisfy { $0.channel == 2 }, "\(run.stderr)")
     }
 
     /// A `ca-file` that is not a PEM file of certificates stops zapper at start, naming it.

@@ -33,19 +33,19 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let failures = run.named(.loadFailed)
         let results = Dictionary(run.named(.interstitialDismissed).compactMap { event in
-            (event["channel"] as? Int).map { ($0, event["result"] as? String ?? "") }
+            event.channel.map { ($0, event.result?.rawValue ?? "") }
         }, uniquingKeysWith: { first, _ in first })
         for (channel, says) in Self.poisoned {
-            let errors = failures.filter { $0["channel"] as? Int == channel }.compactMap { $0["error"] as? String }
+            let errors = failures.filter { $0.channel == channel }.compactMap { $0.failure?.detail }
             #expect(errors.contains { $0.contains(says) && $0.contains("/hostile/") }, "channel \(channel): \(errors)")
             #expect(results[channel] == "failed", "channel \(channel): \(results[channel] ?? "no card")")
         }
         // The endless segments are cut at their cap: the channel still shows its first picture, memory stays bounded.
-        let shown = run.named(.firstFrame).compactMap { $0["channel"] as? Int }
+        let shown = run.named(.firstFrame).compactMap(\.channel)
         #expect(shown.first == 1 && shown.last == 1 && shown.contains(10) && shown.contains(11), "\(shown)")
         #expect(peak > 0 && peak < 400_000, "peak RSS \(peak) kB")
         // Subtitles whose times and map overflow: the segment is refused with its reason, said once.
-        let subtitles = run.named(.subtitlesFailed).compactMap { $0["error"] as? String }
+        let subtitles = run.named(.subtitlesFailed).compactMap { if case let .subtitlesFailed(_, error, _) = $0.event { error } else { nil } }
         #expect(subtitles.count == 1 && subtitles.first?.contains("X-TIMESTAMP-MAP") == true, "\(subtitles)")
         // Lineup lines: numbers that overflow renumbered, a local file refused; a hostile guide read in part.
         #expect(run.stderr.contains("tvg-chno \"99999999999999999999\" is not a free positive number"))

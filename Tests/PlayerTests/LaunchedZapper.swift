@@ -8,19 +8,12 @@ import ZapperCore
 final class LaunchedZapper {
     struct Run {
         var status: Int32
-        var events: [[String: Any]]
+        var events: [LoggedEvent]
         var stderr: String
         var wav: Data
-        /// The events' names, in order (all of them are `EventName`s: one that is not fails the test).
-        var names: [EventName] {
-            events.compactMap { event in
-                let name = event["event"] as? String ?? ""
-                let known = EventName(rawValue: name)
-                #expect(known != nil, "an event not in EventName: \(name)")
-                return known
-            }
-        }
-        func named(_ name: EventName) -> [[String: Any]] { events.filter { $0["event"] as? String == name.rawValue } }
+        /// The events' names, in order (a line that is no event zapper writes failed the test when read).
+        var names: [EventName] { events.map(\.event.name) }
+        func named(_ name: EventName) -> [LoggedEvent] { events.filter { $0.event.name == name } }
     }
 
     let directory: URL
@@ -115,14 +108,31 @@ final class LaunchedZapper {
     /// What it has said on stderr so far.
     var stderrSoFar: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
 
-    /// The events written so far.
-    var events: [[String: Any]] { Self.events(at: eventsURL) }
+    /// The events written so far (while it runs, a last line not yet ended by its newline is left for the next read).
+    var events: [LoggedEvent] {
+        let live = !exit.hasExited  // (asked before the read: a zapper gone by then has written all its lines)
+        return Self.events(at: eventsURL, live: live)
+    }
 
-    static func events(at eventsURL: URL) -> [[String: Any]] {
-        let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
-        return lines.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    /// The log's events; a line that does not read back as one fails the test, naming the line and why.
+    /// `live`: zapper still writes the log, and a last line without its newline is one being written (skipped).
+    static func events(at eventsURL: URL, live: Bool = false) -> [LoggedEvent] {
+        let (events, failures) = read(at: eventsURL, live: live)
+        for failure in failures { Issue.record("\(failure)") }
+        return events
+    }
+
+    /// The log's events, and each line that did not read back as one (`live` as for `events(at:live:)`).
+    static func read(at eventsURL: URL, live: Bool) -> (events: [LoggedEvent], failures: [EventLineError]) {
+        let text = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
+        var lines = text.split(separator: "\n")
+        if live, !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+        var events: [LoggedEvent] = []
+        var failures: [EventLineError] = []
+        for line in lines {
+            do throws(EventLineError) { events.append(try LoggedEvent(jsonLine: line)) } catch { failures.append(error) }
         }
+        return (events, failures)
     }
 
     /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.
@@ -197,8 +207,10 @@ final class LaunchedZapper {
                 let deadline = Date().addingTimeInterval(40)
                 var failed = false
                 while !failed, Date() < deadline, !exit.hasExited {
-                    failed = Self.events(at: eventsURL).contains {
-                        $0["event"] as? String == EventName.loadFailed.rawValue && (kind == nil || $0["kind"] as? String == kind)
+                    // (Read without recording: a bad line fails the test when `finish` reads the log.)
+                    failed = Self.read(at: eventsURL, live: true).events.contains {
+                        guard case let .loadFailed(_, failure) = $0.event else { return false }
+                        return kind == nil || failure.name == kind
                     }
                     if !failed { Thread.sleep(forTimeInterval: 0.05) }
                 }

@@ -42,7 +42,7 @@ extension ZapperPlaybackTests {
         let quietPart = lastSeconds(of: quiet.toneHz), loudPart = lastSeconds(of: loud.toneHz)
         #expect(quietPart.count == 192_000 && loudPart.count == 192_000, "two seconds of each tone")
         let heardQuiet = try #require(loudness(quietPart)), heardLoud = try #require(loudness(loudPart))
-        let told = run.events.filter { ["first-frame", "audio-started", "stalled", "tune"].contains($0["event"] as? String ?? "") }
+        let told = run.events.filter { [.firstFrame, .audioStarted, .stalled, .tune].contains($0.event.name) }
         #expect(abs(heardQuiet - heardLoud) < 1, "channel 9 \(heardQuiet) LUFS, channel 2 \(heardLoud) LUFS; \(told)")
         // The target is before the volume: 80 of 100, on its squared curve, takes 3.9 dB more.
         let expected = -23 + 20 * log10(0.64)

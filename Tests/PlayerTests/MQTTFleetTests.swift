@@ -24,7 +24,7 @@ struct MQTTFleetTests {
     }
 
     func firstFrames(_ zapper: LaunchedZapper) -> [Int] {
-        zapper.events.filter { $0["event"] as? String == EventName.firstFrame.rawValue }.compactMap { $0["channel"] as? Int }
+        zapper.events.filter { $0.event.name == .firstFrame }.compactMap(\.channel)
     }
 
     /// Waits (off the pool) until zapper's event log has a first frame of `channel`.
@@ -88,7 +88,7 @@ struct MQTTFleetTests {
         try await MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "35")
         let louder = await watch.first(after: mark, seconds: 10) { $0.topic == state && $0.json?["volume"] as? Int == 35 }
         #expect(louder?.json?["muted"] as? Bool == false)
-        #expect(zapper.events.contains { $0["event"] as? String == "volume" && $0["level"] as? Int == 35 })
+        #expect(zapper.events.contains { if case .volume(level: 35, _) = $0.event { true } else { false } })
 
         // A channel that fails: its load-failed on the event topic, and the state says failed and why.
         mark = watch.messages.count

@@ -21,15 +21,15 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let first = try #require(run.named(.firstFrame).first?["t_ms"] as? Int, "\(run.stderr)")
+        let first = try #require(run.named(.firstFrame).first?.milliseconds, "\(run.stderr)")
         // Pictures all along: the first six seconds after the first picture have a picture at least every half second.
-        let shown = run.named(.frame).compactMap { $0["t_ms"] as? Int }.filter { $0 >= first && $0 <= first + 6_000 }
+        let shown = run.frames.map(\.milliseconds).filter { $0 >= first && $0 <= first + 6_000 }
         let gaps = zip(shown.dropFirst(), shown).map { $0 - $1 }
         #expect(shown.count >= 100, "\(shown.count) pictures in 6 s")
         let behind = run.stderr.split(separator: "\n").filter { $0.contains("fell behind") || $0.contains("too slowly") }
         #expect((gaps.max() ?? .max) < 500, "a picture stayed \(gaps.max() ?? 0) ms; \(behind)")
         #expect(run.named(.loadFailed).isEmpty, "\(run.named(.loadFailed))")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2])
+        #expect(run.named(.firstFrame).compactMap(\.channel) == [1, 2])
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("one.png").path, 1))
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("two.png").path, 2))
         // Said once, in our words, though the device is tried again every 5 s, with ALSA's own reason
@@ -42,6 +42,7 @@ extension ZapperPlaybackTests {
         #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("ALSA lib") }, "\(run.stderr)")
         #expect(run.stderr.contains("zapper: sound of 1 decoded; no sound device plays it"), "\(run.stderr)")
         #expect(!run.stderr.contains("sound of 1 started"), "\(run.stderr)")
-        #expect(run.named(.audioStarted).first?["heard"] as? Bool == false)
+        let heard: Bool? = if case let .audioStarted(_, heard)? = run.named(.audioStarted).first?.event { heard } else { nil }
+        #expect(heard == false)
     }
 }

@@ -69,8 +69,9 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr)")
         let offline = run.named(.offline)
         #expect(offline.count == 2, "\(offline)")
-        #expect(offline.first?["on"] as? Bool == true && (offline.first?["copies"] as? String)?.contains("lineup") == true, "\(offline)")
-        #expect(offline.last?["on"] as? Bool == false && offline.last?["copies"] as? String == "", "\(offline)")
+        let copies: [String]? = if case let .offline(true, copies)? = offline.first?.event { copies } else { nil }
+        #expect(copies?.contains("lineup") == true, "\(offline)")
+        #expect(offline.last?.event == .offline(on: false, copies: []), "\(offline)")
         #expect(run.stderr.contains("playing the copy fetched before"), "\(run.stderr)")
         #expect(run.stderr.contains("fetched again; the same as the copy playing"), "\(run.stderr)")
     }

@@ -23,7 +23,7 @@ struct PanelTests {
     }
 
     func time(_ run: LaunchedZapper.Run, _ name: EventName) throws -> Int {
-        try #require(run.named(name).first?["t_ms"] as? Int, "no \(name) event")
+        try #require(run.named(name).first?.milliseconds, "no \(name) event")
     }
 }
 
@@ -52,8 +52,8 @@ extension PanelTests {
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.named(.audioFailed).isEmpty, "\(run.named(.audioFailed))")
-        #expect(run.named(.audio).first?["language"] as? String == "de")
-        let shot = try #require(run.named(.snapshot).first?["path"] as? String)
+        #expect(run.named(.audio).first?.language == "de")
+        let shot = try #require(run.snapshotPaths.first)
         #expect(try await playback.showsChannel(shot, 1))
 
         // English from the first frame on, Deutsch in the last seconds.
@@ -93,9 +93,9 @@ extension PanelTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        let tune = try #require(run.named(.tune).last)
-        #expect(tune["channel"] as? Int == second.number && tune["warm"] as? Bool == true, "\(tune)")
-        #expect(run.named(.audioStarted).map { $0["channel"] as? Int } == [first.number, second.number], "\(run.stderr) \(run.events.compactMap { $0["event"] as? String }.filter { $0 != "frame" })")
+        let tune = try #require(run.tunes.last)
+        #expect(tune.channel == second.number && tune.warm == true, "\(tune)")
+        #expect(run.named(.audioStarted).map(\.channel) == [first.number, second.number], "\(run.stderr) \(run.names.map(\.rawValue).filter { $0 != "frame" })")
         // Its remembered language, in the last two seconds.
         let samples = pcm(run)
         try #require(samples.count > 3 * 96_000)
@@ -127,7 +127,7 @@ struct LockAndStateTests {
             wait-event first-frame 20000
             quit
             """).finish()
-        #expect(second.named(.tune).first?["channel"] as? Int == 3, "\(second.stderr)")
+        #expect(second.tunes.first?.channel == 3, "\(second.stderr)")
     }
 
     /// Channel 1's subtitle choice and the picture mode come back from the state directory at
@@ -147,11 +147,11 @@ struct LockAndStateTests {
             quit
             """).finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.tune).first?["channel"] as? Int == 1)
+        #expect(run.tunes.first?.channel == 1)
         #expect(run.named(.key).isEmpty)
-        let cue = try #require(run.named(.subtitle).first?["text"] as? String)
+        let cue = try #require(run.subtitleTexts.first)
         #expect(cue.contains("en"), "\(cue)")
-        let shot = try #require(run.named(.snapshot).first?["path"] as? String)
+        let shot = try #require(run.snapshotPaths.first)
         let top = try await playback.medianColour(shot, crop: Rect(x: 400, y: 4, width: 224, height: 40))
         let expected = try #require(try Repo.catalog().channel(number: 1)?.rgb)
         #expect(abs(top.0 - Int(expected.red)) + abs(top.1 - Int(expected.green)) + abs(top.2 - Int(expected.blue)) < 60,

@@ -40,7 +40,7 @@ extension ZapperPlaybackTests {
         await zapper.kill()
         #expect(shown == 320, "the screenshot never showed")
         #expect(status.hasPrefix("4 "), "status: \(status)")
-        let channels = zapper.events.filter { $0["event"] as? String == EventName.firstFrame.rawValue }.compactMap { $0["channel"] as? Int }
+        let channels = zapper.events.filter { $0.event.name == .firstFrame }.compactMap(\.channel)
         #expect(channels == [1, 3, 4], "\(channels)")
     }
 }

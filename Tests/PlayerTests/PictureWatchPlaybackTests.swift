@@ -42,15 +42,15 @@ extension ZapperPlaybackTests {
         #expect(run.status == 0, "\(run.stderr.split(separator: "\n").suffix(8).joined(separator: "\n"))")
         let names = run.names
         let frozen = try #require(run.named(.frozen).first, "no frozen: \(names)")
-        #expect(frozen["channel"] as? Int == channel && frozen["seconds"] as? Int == 10)
+        #expect(frozen.event == .frozen(channel: channel, seconds: 10))
         #expect(run.named(.stalled).isEmpty, "the pictures kept coming: \(names)")
         // On a busy machine a picture 2 s late may come first (`no-picture`, recovered): the
         // frozen picture is the failure that tunes the channel again.
-        #expect(run.named(.loadFailed).contains { $0["kind"] as? String == "frozen-picture" }, "\(run.named(.loadFailed))")
-        let tunes = run.named(.tune)
-        #expect(tunes.map { $0["reason"] as? String } == ["start", "retry"], "\(tunes)")
-        let frozenAt = try #require(frozen["t_ms"] as? Int)
-        let retuneAt = try #require(tunes.last?["t_ms"] as? Int)
+        #expect(run.named(.loadFailed).contains { $0.failure?.name == "frozen-picture" }, "\(run.named(.loadFailed))")
+        let tunes = run.tunes
+        #expect(tunes.map(\.reason) == [.start, .retry], "\(tunes)")
+        let frozenAt = frozen.milliseconds
+        let retuneAt = try #require(tunes.last?.milliseconds)
         #expect(retuneAt >= frozenAt && retuneAt - frozenAt < 200, "tuned again \(retuneAt - frozenAt) ms after")
         #expect(run.named(.firstFrame).count == 2)
         #expect(run.named(.frozen).count == 1, "the cleared channel moves on: \(names)")

@@ -26,13 +26,13 @@ extension ZapperPlaybackTests {
         #expect(run.named(.firstFrame).count == 1, "tuned once")
 
         // Pictures kept coming all along: no gap of half a second between two presented.
-        let times = run.named(.frame).compactMap { $0["t_ms"] as? Int }
+        let times = run.frames.map(\.milliseconds)
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         #expect(times.count > (2 * span / 1000) * 20, "\(times.count) pictures")
         #expect((gaps.max() ?? .max) < 500, "a gap of \(gaps.max() ?? -1) ms between pictures")
 
         // After both jumps: the channel's picture, and its tone in the last two seconds.
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        let path = try #require(run.snapshotPaths.first)
         #expect(try await showsChannel(path, OriginRouter.rawChannel))
         let left = leftSamples(run)
         #expect(left.count > (2 * span / 1000) * 48_000, "\(left.count / 48_000) s of sound")

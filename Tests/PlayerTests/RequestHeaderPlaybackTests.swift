@@ -28,12 +28,12 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int } == [1, 2, 3])
+        #expect(run.named(.firstFrame).compactMap(\.channel) == [1, 2, 3])
         for (number, name) in [(1, "one"), (2, "two"), (3, "three")] {
             #expect(try await showsChannel(zapper.directory.appendingPathComponent("\(name).png").path, number))
         }
         let failures = run.named(.loadFailed)
-        #expect(failures.allSatisfy { $0["channel"] as? Int == 4 }, "\(failures)")
-        #expect(failures.first?["kind"] as? String == "http-403", "\(failures)")
+        #expect(failures.allSatisfy { $0.channel == 4 }, "\(failures)")
+        #expect(failures.first?.failure?.name == "http-403", "\(failures)")
     }
 }

@@ -25,23 +25,23 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [1, 2], "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap(\.channel).prefix(2) == [1, 2], "\(run.stderr)")
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("gap.png").path, OriginRouter.gapChannel))
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("define.png").path, OriginRouter.defineChannel))
         let failures = run.named(.loadFailed)
         // A gap's URI answers 404: no such failure means none was requested.
-        #expect(!failures.contains { $0["kind"] as? String == "http-404" }, "\(failures)")
-        #expect(!failures.contains { $0["channel"] as? Int == 2 }, "\(failures)")
+        #expect(!failures.contains { $0.failure?.name == "http-404" }, "\(failures)")
+        #expect(!failures.contains { $0.channel == 2 }, "\(failures)")
         // The gap channel's cue tags: both date ranges, and a CUE-OUT or CUE-IN among the segments played.
-        let cues = run.named(.cue).filter { $0["channel"] as? Int == 1 }
-        #expect(cues.contains { $0["id"] as? String == "programme-1" && $0["kind"] as? String == "marker"
-                && $0["duration_ms"] as? Int == 3_600_000 && $0["class"] as? String == "com.example.programme" }, "\(cues)")
-        #expect(cues.contains { $0["id"] as? String == "splice-1" && $0["kind"] as? String == "out" && $0["duration_ms"] as? Int == 60_294 }, "\(cues)")
+        let cues = run.events.compactMap { if case .cue(1, let cue) = $0.event { cue } else { nil } }
+        // (A duration reads back from the logged duration_ms: 3_600_000 ms is 3600 s.)
+        #expect(cues.contains(HLSCue(id: "programme-1", kind: .marker, duration: 3600, cueClass: "com.example.programme")), "\(cues)")
+        #expect(cues.contains { $0.id == "splice-1" && $0.kind == .out && $0.duration == 60.294 }, "\(cues)")
         #expect(cues.contains { cue in
-            guard let id = cue["id"] as? String, id.hasPrefix("seq-"), let sequence = Int64(id.dropFirst(4)) else { return false }
-            return cue["kind"] as? String == (OriginRouter.cueTag(sequence) == "#EXT-X-CUE-IN" ? "in" : "out")
+            guard cue.id.hasPrefix("seq-"), let sequence = Int64(cue.id.dropFirst(4)) else { return false }
+            return cue.kind == (OriginRouter.cueTag(sequence) == "#EXT-X-CUE-IN" ? .in : .out)
         }, "\(cues)")
-        #expect(Set(cues.map { "\($0["id"] ?? "") \($0["kind"] ?? "")" }).count == cues.count, "each cue told once: \(cues)")
+        #expect(Set(cues.map { "\($0.id) \($0.kind.rawValue)" }).count == cues.count, "each cue told once: \(cues)")
     }
 }
 
@@ -76,21 +76,21 @@ extension ZapperPlaybackTests {
             """)
         let run = await zapper.finish()
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.named(.firstFrame).compactMap { $0["channel"] as? Int }.prefix(2) == [3, 4], "\(run.stderr)")
+        #expect(run.named(.firstFrame).compactMap(\.channel).prefix(2) == [3, 4], "\(run.stderr)")
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("raw.png").path, OriginRouter.rawChannel))
         // Past the drop of the connection it had when warm, and its reconnection.
         #expect(try await showsChannel(zapper.directory.appendingPathComponent("dropped.png").path, OriginRouter.rawDropChannel))
         let failures = run.named(.loadFailed)
-        #expect(!failures.contains { [3, 4].contains($0["channel"] as? Int) }, "\(failures)")
-        #expect(!run.named(.stalled).contains { [3, 4].contains($0["channel"] as? Int) }, "\(run.stderr)")
+        #expect(!failures.contains { [3, 4].contains($0.channel) }, "\(failures)")
+        #expect(!run.named(.stalled).contains { [3, 4].contains($0.channel) }, "\(run.stderr)")
         #expect(run.stderr.contains("channel 4: MPEG-TS stream") && run.stderr.contains("reconnecting in 0.5 s"), "\(run.stderr)")
-        let tunes = run.named(.tune)
+        let tunes = run.tunes
         for (channel, words) in [5: "a web page (text/html)", 6: "a DASH manifest (.mpd)", 7: "an empty answer"] {
-            let failure = try #require(failures.first { $0["channel"] as? Int == channel }, "\(failures)")
-            #expect(failure["kind"] as? String == "unsupported" && (failure["error"] as? String ?? "").contains(words), "\(failure)")
+            let failure = try #require(failures.first { $0.channel == channel }, "\(failures)")
+            #expect(failure.failure?.name == "unsupported" && (failure.failure?.detail ?? "").contains(words), "\(failure)")
             // At once: well within a second or two of its tune, never the no-picture watch.
-            let tuned = try #require(tunes.last { $0["channel"] as? Int == channel }?["t_ms"] as? Int)
-            let failed = try #require(failure["t_ms"] as? Int)
+            let tuned = try #require(tunes.last { $0.channel == channel }?.milliseconds)
+            let failed = failure.milliseconds
             #expect(failed - tuned < 2000, "channel \(channel) failed \(failed - tuned) ms after its tune")
         }
     }

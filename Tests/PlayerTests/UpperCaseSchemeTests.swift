@@ -17,8 +17,9 @@ extension ZapperPlaybackTests {
                                               script: "wait-event first-frame 20000\nwait-event guide-loaded 30000\nwait 60000\nquit\n")
         let port = try #require(await metricsPort(of: zapper), "\(zapper.stderrSoFar)")
         #expect(await zapper.waitFor(.guideLoaded, seconds: 40), "\(zapper.stderrSoFar)")
-        let loaded = try #require(zapper.events.first { $0["event"] as? String == EventName.guideLoaded.rawValue })
-        #expect((loaded["programmes"] as? Int ?? 0) > 0, "\(loaded)")
+        let loaded = try #require(zapper.events.first { $0.event.name == .guideLoaded })
+        let programmes: Int? = if case let .guideLoaded(programmes, _) = loaded.event { programmes } else { nil }
+        #expect((programmes ?? 0) > 0, "\(loaded)")
         let channels = try await RawHTTPConnection.fetch(port: port, "GET", "/channels", headers: owner)
         #expect(channels.text.contains("\"logo\":\"http:\\/\\/127.0.0.1") || channels.text.contains("\"logo\":\"http://127.0.0.1"), "\(channels.text.prefix(300))")
         await zapper.kill()

@@ -117,9 +117,10 @@ struct ZapperPlaybackTests {
         let tune = try #require(names.firstIndex(of: .tune))
         let first = try #require(names.firstIndex(of: .firstFrame))
         #expect(tune < first)
-        #expect(run.named(.firstFrame).first?["channel"] as? Int == number)
-        #expect((run.named(.firstFrame).first?["zap_ms"] as? Int ?? -1) >= 0)
-        let path = try #require(run.named(.snapshot).first?["path"] as? String)
+        #expect(run.named(.firstFrame).first?.channel == number)
+        let zap: Int? = if case let .firstFrame(_, zap, _, _, _)? = run.named(.firstFrame).first?.event { zap } else { nil }
+        #expect((zap ?? -1) >= 0)
+        let path = try #require(run.snapshotPaths.first)
 
         // The picture: the channel's colour dominates.
         let seen = try await medianColour(path)
@@ -132,8 +133,8 @@ struct ZapperPlaybackTests {
         // catalog tone is the channel's.
         let left = leftSamples(run)
         let seconds = Double(left.count) / 48_000
-        let shown = try #require(run.named(.firstFrame).first?["t_ms"] as? Int)
-        let snapped = try #require(run.named(.snapshot).first?["t_ms"] as? Int)
+        let shown = try #require(run.named(.firstFrame).first?.milliseconds)
+        let snapped = try #require(run.named(.snapshot).first?.milliseconds)
         let played = Double(snapped - shown) / 1000
         #expect(played >= 3 && abs(seconds - played) < 0.5, "\(seconds) s of audio in \(played) s from the first picture to the snapshot")
         #expect(try strongestTone(left) == Double(channel.audio[0].toneHz))
@@ -151,8 +152,8 @@ struct ZapperPlaybackTests {
         let run = try await runZapper(lineup: lineup, arguments: [], script: "wait-event load-failed 10000\nquit\n")
         #expect(run.status == 0, "\(run.stderr)")
         let failure = try #require(run.named(.loadFailed).first)
-        #expect(failure["channel"] as? Int == 9)
-        #expect((failure["error"] as? String)?.contains("127.0.0.1:9") == true)
+        #expect(failure.channel == 9)
+        #expect(failure.failure?.detail.contains("127.0.0.1:9") == true)
         #expect(run.named(.firstFrame).isEmpty)
     }
 
