@@ -2,7 +2,7 @@ import CMosquitto
 import Foundation
 import Synchronization
 
-/// One libmosquitto client: its network runs on a thread of its own (`mosquitto_loop`), which
+/// One libmosquitto client: its network runs on a thread of its own (`turn`, a poll(2) loop), which
 /// resolves the broker's name, connects, keeps the connection alive, reconnects with a backoff
 /// from 1 s doubling to 60 s when it cannot connect or the connection drops, and calls the
 /// handlers. (libmosquitto's own `mosquitto_loop_start` thread never came back after a first
@@ -55,6 +55,8 @@ final class MosquittoClient: @unchecked Sendable {
     }
 
     private let handle: OpaquePointer
+    /// Written when a packet is queued, to end the network thread's wait (`turn`).
+    let wake: Wake? = MosquittoClient.makeWake()
     /// Retained until deinit: libmosquitto holds its address as the callbacks' user data.
     private let context: Unmanaged<Box>
     private let stopping = Atomic<Bool>(false)
@@ -155,7 +157,7 @@ final class MosquittoClient: @unchecked Sendable {
         var everAccepted = false
         while !stopping.load(ordering: .sequentiallyConsistent) {
             if code == success {
-                code = mosquitto_loop(handle, 500, 1)
+                code = turn(handle, milliseconds: 500)
                 if box.accepted.exchange(false, ordering: .sequentiallyConsistent) {
                     delay = 1
                     acceptedAt = Date()
@@ -207,10 +209,10 @@ final class MosquittoClient: @unchecked Sendable {
         }
         // Stopping: what was queued goes out (at most 2 s), then DISCONNECT (no last will).
         let deadline = Date().addingTimeInterval(2)
-        while code == success, mosquitto_want_write(handle), Date() < deadline { code = mosquitto_loop(handle, 100, 1) }
+        while code == success, mosquitto_want_write(handle), Date() < deadline { code = turn(handle, milliseconds: 100) }
         if code == success, mosquitto_disconnect(handle) == success {
             var rounds = 0
-            while mosquitto_loop(handle, 100, 1) == success, rounds < 10 { rounds += 1 }
+            while turn(handle, milliseconds: 100) == success, rounds < 10 { rounds += 1 }
         }
     }
 
@@ -232,6 +234,7 @@ final class MosquittoClient: @unchecked Sendable {
             mosquitto_publish(handle, nil, topic, Int32(bytes.count), bytes.baseAddress, qos, retain)
         }
         try MosquittoError.check("mosquitto_publish(\(topic))", code)
+        wakeLoop()
     }
 
     /// `ownEcho`: this client's own messages on it are sent back too (v5's no-local off).
@@ -240,6 +243,7 @@ final class MosquittoClient: @unchecked Sendable {
         let options = ownEcho || context.takeUnretainedValue().speaksV311.load(ordering: .sequentiallyConsistent)
             ? 0 : Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue)
         try MosquittoError.check("mosquitto_subscribe(\(pattern))", mosquitto_subscribe_v5(handle, nil, pattern, 0, options, nil))
+        wakeLoop()
     }
 
     /// Sends what was queued, disconnects (no last will: the caller published `offline` itself)
@@ -253,6 +257,7 @@ final class MosquittoClient: @unchecked Sendable {
         // The thread holds `self` while it runs: it has ended (or never started) by now.
         mosquitto_destroy(handle)
         context.release()
+        if let wake { close(wake.read); close(wake.write) }
     }
 }
 

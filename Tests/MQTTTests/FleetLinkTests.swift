@@ -74,6 +74,31 @@ struct FleetLinkTests {
         #expect(await watch.first(seconds: 5) { $0.topic == availability && $0.text == "offline" } != nil)
     }
 
+    /// A process with more than 1024 files open (a busy box, this suite run in parallel): the link's
+    /// socket is numbered past select(2)'s limit, which libmosquitto's own loop refuses ("Invalid
+    /// function arguments provided", every try). It connects, and a command round-trips.
+    @Test func aLinkConnectsWithManyFilesOpen() async throws {
+        let broker = try await MosquittoBroker.start()
+        let watch = try MQTTWatch(port: broker.port, topics: ["zapper/unit/#"])
+        var held: [Int32] = []
+        defer { for descriptor in held { close(descriptor) } }
+        while held.last.map({ $0 < 1100 }) ?? true {
+            let descriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            try #require(descriptor >= 0, "open: \(errno)")
+            held.append(descriptor)
+        }
+        let player = Player()
+        let link = try link(broker, player)
+        link.start()
+        defer { link.stop() }
+        let availability = topics.availability
+        #expect(await watch.first(seconds: 10) { $0.topic == availability && $0.text == "online" } != nil, "\(player.said.withLock { $0 })")
+        try await MosquittoBroker.publish(port: broker.port, topic: topics.command("volume"), payload: "7")
+        let deadline = Date().addingTimeInterval(10)
+        while player.commands.withLock({ $0.isEmpty }), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(player.commands.withLock { $0 } == [.volume(7)])
+    }
+
     @Test func theStateIsCoalescedAndTheOutboxBounded() async throws {
         let outbox = FleetOutbox()
         for index in 0..<(FleetOutbox.capacity + 10) {
