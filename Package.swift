@@ -146,7 +146,7 @@ let package = Package(
         ]),
         // Helpers for tests only: a zapper-origin child process, a raw HTTP
         // client that sees resets, running tools, tone detection, a Mosquitto broker and a subscriber.
-        .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperMedia"], swiftSettings: optimisedInDebug),
+        .target(name: "TestSupport", dependencies: ["OriginKit", "ZapperCore", "ZapperMedia"], swiftSettings: optimisedInDebug),
         .testTarget(name: "BackendTests", dependencies: [
             "ZapperCore", "ZapperMedia", "ZapperDisplay", "ZapperInput", "ZapperAudio", "ZapperUI", "TestSupport", "OriginKit",
         ]),

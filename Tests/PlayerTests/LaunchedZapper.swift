@@ -124,15 +124,7 @@ final class LaunchedZapper {
 
     /// The log's events, and each line that did not read back as one (`live` as for `events(at:live:)`).
     static func read(at eventsURL: URL, live: Bool) -> (events: [LoggedEvent], failures: [EventLineError]) {
-        let text = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
-        var lines = text.split(separator: "\n")
-        if live, !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
-        var events: [LoggedEvent] = []
-        var failures: [EventLineError] = []
-        for line in lines {
-            do throws(EventLineError) { events.append(try LoggedEvent(jsonLine: line)) } catch { failures.append(error) }
-        }
-        return (events, failures)
+        EventLogFile.read(at: eventsURL, live: live)
     }
 
     /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.

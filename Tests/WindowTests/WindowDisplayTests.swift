@@ -2,6 +2,7 @@ import Foundation
 import OriginKit
 import Testing
 import TestSupport
+import ZapperCore
 
 /// The real `zapper` binary on a desktop: under a real X server (Xvfb) `--display auto` opens a
 /// window, says so, the screen shows the channel in it, and a key typed into it changes channel.
@@ -59,7 +60,7 @@ struct WindowTests {
         defer { zapper.kill() }
         let shot = zapper.directory.appendingPathComponent("screen.png")
 
-        #expect(await zapper.waitFor("first-frame", seconds: 90) { $0["channel"] as? Int == 1 }, "\(zapper.stderr)")
+        #expect(await zapper.waitFor(.firstFrame, seconds: 90) { $0.event.channel == 1 }, "\(zapper.stderr)")
         let said = zapper.stderr.split(separator: "\n").filter { $0.hasPrefix("zapper: display ") }
         #expect(said.count == 1 && said[0].hasPrefix("zapper: display window 1280x720 on x11 \(server.display) (no KMS display: "),
                 "\(zapper.stderr)")
@@ -73,10 +74,10 @@ struct WindowTests {
         #expect(focus.status == 0, "\(focus.stderr)")
         let key = try await server.run("xdotool", ["key", "Page_Up"])
         #expect(key.status == 0, "\(key.stderr)")
-        #expect(await zapper.waitFor("tune", seconds: 30) { $0["channel"] as? Int == 2 }, "\(zapper.stderr)")
+        #expect(await zapper.waitFor(.tune, seconds: 30) { $0.event.channel == 2 }, "\(zapper.stderr)")
         // One press, by its evdev name: no repeats, nothing twice.
-        #expect(zapper.named("key").map { "\($0["name"] ?? "-") \($0["action"] ?? "-")" } == ["KEY_PAGEUP channel-up"])
-        #expect(await zapper.waitFor("first-frame", seconds: 60) { $0["channel"] as? Int == 2 }, "\(zapper.stderr)")
+        #expect(zapper.named(.key).map { if case let .key(name, action, _) = $0.event { "\(name) \(action)" } else { "-" } } == ["KEY_PAGEUP channel-up"])
+        #expect(await zapper.waitFor(.firstFrame, seconds: 60) { $0.event.channel == 2 }, "\(zapper.stderr)")
         #expect(try await screenShowsChannel(2, in: window, of: server, png: shot), "see \(shot.path)")
 
         // Closing the window (as a window manager's close button does) ends zapper cleanly.

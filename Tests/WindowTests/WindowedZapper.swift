@@ -1,5 +1,7 @@
 import Foundation
+import Testing
 import TestSupport
+import ZapperCore
 
 /// The real `zapper` binary with no script (it plays until told to stop), in an
 /// environment of the test's choosing (DISPLAY), its events and stderr in a scratch folder.
@@ -47,18 +49,19 @@ final class WindowedZapper: @unchecked Sendable {
 
     var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
 
-    /// The events written so far.
-    var events: [[String: Any]] {
-        let lines = (try? String(contentsOf: eventsURL, encoding: .utf8)) ?? ""
-        return lines.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+    /// The events written so far; a line that does not read back as one fails the test, naming the
+    /// line and why (while it runs, a last line not yet ended by its newline is left for the next read).
+    var events: [LoggedEvent] {
+        let live = process.isRunning  // (asked before the read: a zapper gone by then has written all its lines)
+        let (events, failures) = EventLogFile.read(at: eventsURL, live: live)
+        for failure in failures { Issue.record("\(failure)") }
+        return events
     }
 
-    func named(_ name: String) -> [[String: Any]] { events.filter { $0["event"] as? String == name } }
+    func named(_ name: EventName) -> [LoggedEvent] { events.filter { $0.event.name == name } }
 
     /// Waits until an event of that name (and matching `where`) is in the log; false on timeout or exit.
-    func waitFor(_ name: String, seconds: Double, where matches: ([String: Any]) -> Bool = { _ in true }) async -> Bool {
+    func waitFor(_ name: EventName, seconds: Double, where matches: (LoggedEvent) -> Bool = { _ in true }) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if named(name).contains(where: matches) { return true }
