@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZapperCore
 
 /// `zapper-bench deinterlace`: a 1080i25 broadcast channel (raw MPEG-TS) for a minute in
 /// zapper (deinterlaced at field rate: 50 pictures a second, each scaled to the screen and
@@ -80,9 +81,9 @@ struct DeinterlaceBench: ParsableCommand {
         var firstFrame: Double?
         func poll() {
             for line in events.newLines() {
-                guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if event.eventName == .firstFrame, firstFrame == nil { firstFrame = Monotonic.now }
-                if event.eventName == .frame, let pts = event["pts_ms"] as? Int { presented.append((Monotonic.now, pts)) }
+                guard let logged = try? LoggedEvent(jsonLine: line) else { continue }
+                if logged.event.name == .firstFrame, firstFrame == nil { firstFrame = Monotonic.now }
+                if case let .frame(pts, _, _) = logged.event { presented.append((Monotonic.now, pts)) }
             }
         }
         while firstFrame == nil {

@@ -1,4 +1,5 @@
 import Foundation
+import ZapperCore
 
 /// What a software-path run measured: CPU over the window and the frames presented in it.
 struct DisplayResult {
@@ -73,9 +74,9 @@ struct DisplayZapperRun {
 
         mutating func poll() {
             for line in events.newLines() {
-                guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                if event.eventName == .firstFrame, firstFrame == nil { firstFrame = Monotonic.now }
-                if let flip = FlipEvent(event) { flips.append(flip) }
+                guard let logged = try? LoggedEvent(jsonLine: line) else { continue }
+                if logged.event.name == .firstFrame, firstFrame == nil { firstFrame = Monotonic.now }
+                if let flip = FlipEvent(logged) { flips.append(flip) }
             }
             for line in errors.newLines() where line.hasPrefix("timeline: ") {
                 let words = line.split(separator: " ")

@@ -1,4 +1,5 @@
 import Foundation
+import ZapperCore
 
 /// One `flip` event of zapper's event log (`--trace-flips`).
 struct FlipEvent {
@@ -7,18 +8,18 @@ struct FlipEvent {
     var scaleMicroseconds: Int
     var composeMicroseconds: Int
 
-    init?(_ event: [String: Any]) {
-        guard event.eventName == .flip, let flip = event["flip_us"] as? Int else { return nil }
+    init?(_ logged: LoggedEvent) {
+        guard case let .flip(flip, scale, compose) = logged.event else { return nil }
         flipMicroseconds = flip >= 0 ? flip : nil
-        scaleMicroseconds = event["scale_us"] as? Int ?? 0
-        composeMicroseconds = event["compose_us"] as? Int ?? 0
+        scaleMicroseconds = scale
+        composeMicroseconds = compose
     }
 
     /// The flip events of an event log file (JSON lines; other lines are skipped).
     static func read(_ path: String) throws -> [FlipEvent] {
         let text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
         return text.split(whereSeparator: \.isNewline).compactMap { line in
-            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]).flatMap(FlipEvent.init)
+            (try? LoggedEvent(jsonLine: line)).flatMap(FlipEvent.init)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZapperCore
 
 /// `zapper-bench keys`: how soon a key changes the screen while the channel
 /// loads it asks for hang — the input path must never wait on media. zapper
@@ -87,12 +88,12 @@ struct KeyFigures {
         var pending: [Int] = []  // arrival times of presses not yet on screen
         var flips: [Int] = []    // flip_us
         for line in events.split(separator: "\n") {
-            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let name = event.eventName, let time = event["t_ms"] as? Int else { continue }
-            if name == .key, let waited = event["waited_ms"] as? Int {
+            guard let logged = try? LoggedEvent(jsonLine: line) else { continue }
+            let time = logged.milliseconds
+            if case let .key(_, _, waited) = logged.event {
                 pending.append(time - waited)
                 waits.append(waited)
-            } else if name == .flip, let flip = event["flip_us"] as? Int, flip >= 0 {
+            } else if case let .flip(flip, _, _) = logged.event, flip >= 0 {
                 flips.append(flip)
                 latencies += pending.map { time - $0 }
                 pending = []

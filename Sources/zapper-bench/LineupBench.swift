@@ -127,18 +127,22 @@ struct LineupFigures {
         }
         guard child.process.terminationStatus == 0 else { throw BenchError("zapper failed:\n\(child.stderrTail())") }
         let events = try String(contentsOf: eventsURL, encoding: .utf8)
-        guideProgrammes = Self.lines(events, .guideLoaded).last?["programmes"] as? Int
+        guideProgrammes = Self.lines(events).compactMap { if case let .guideLoaded(programmes, _) = $0.event { programmes } else { nil } }.last
         guideKeys = try? KeyFigures(events: events.split(separator: "\n").drop { !$0.contains("\"guide-opened\"") }.joined(separator: "\n"))
     }
 
-    private static func lines(_ events: String, _ name: EventName) -> [[String: Any]] {
-        events.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            .filter { $0.eventName == name }
+    /// The log's events (a line zapper would not write is skipped).
+    private static func lines(_ events: String) -> [LoggedEvent] {
+        events.split(separator: "\n").compactMap { try? LoggedEvent(jsonLine: $0) }
     }
 
-    /// When the first picture came (t_ms), and its zap time.
-    static func firstFrame(_ events: String) -> Int? { lines(events, .firstFrame).first?["t_ms"] as? Int }
-    static func zap(_ events: String) -> Int? { lines(events, .firstFrame).first?["zap_ms"] as? Int }
+    /// The first picture's event: when it came (t_ms), and its zap time.
+    private static func firstFrameEvent(_ events: String) -> (milliseconds: Int, zap: Int)? {
+        lines(events).lazy.compactMap { if case let .firstFrame(_, zap, _, _, _) = $0.event { ($0.milliseconds, zap) } else { nil } }.first
+    }
+
+    static func firstFrame(_ events: String) -> Int? { firstFrameEvent(events)?.milliseconds }
+    static func zap(_ events: String) -> Int? { firstFrameEvent(events)?.zap }
 
     static func report(_ rows: [LineupFigures]) -> String {
         func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }

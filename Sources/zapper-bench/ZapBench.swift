@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZapperCore
 
 /// `zapper-bench zap`: how long a channel change takes, press to picture —
 /// zapper's adjacent flips and number-entry tunes (from its event log's
@@ -122,18 +123,18 @@ struct ZapBench: ParsableCommand {
         var start: (ms: Int, bytes: Int)?
         var lastAdjacent: (ms: Int, bytes: Int)?
         for line in try String(contentsOf: eventsURL, encoding: .utf8).split(separator: "\n") {
-            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-            if event.eventName == .tune {
-                lastReason = event["reason"] as? String ?? ""
-                lastWarm = event["warm"] as? Bool ?? false
+            guard let logged = try? LoggedEvent(jsonLine: line) else { continue }
+            if case let .tune(_, _, reason, warm) = logged.event {
+                lastReason = reason.rawValue
+                lastWarm = warm
             }
-            guard event.eventName == .firstFrame, let zap = event["zap_ms"] as? Int else { continue }
-            let mark = (ms: event["t_ms"] as? Int ?? 0, bytes: event["neighbour_bytes"] as? Int ?? 0)
+            guard case let .firstFrame(_, zap, width, height, neighbourBytes) = logged.event else { continue }
+            let mark = (ms: logged.milliseconds, bytes: neighbourBytes)
             if start == nil { start = mark }
             switch lastReason {
             case "next", "previous":
                 times.adjacent.append(zap)
-                times.adjacentSizes.append("\(event["width"] as? Int ?? 0)x\(event["height"] as? Int ?? 0) (\(zap) ms)")
+                times.adjacentSizes.append("\(width)x\(height) (\(zap) ms)")
                 lastAdjacent = mark
             case "number":
                 if times.number.isEmpty, let lastAdjacent {

@@ -1,4 +1,5 @@
 import Foundation
+import ZapperCore
 
 /// zapper on the offscreen display at 1920x1080, sound into an ALSA `null` PCM.
 /// Its HLS client starts on the lowest variant and steps up: the measured
@@ -54,8 +55,9 @@ struct ZapperRun {
         var notes: [String] = []
         let firstVariant = watch.segments.first.map { setup.variant($0.variant) } ?? "?"
         var own = "zapper's own first-frame event"
-        if let tms = watch.firstFrameEvent?["t_ms"] as? Int { own += ": t_ms \(tms) (from its event log opening)" }
-        if let zap = watch.firstFrameEvent?["zap_ms"] as? Int { own += ", zap_ms \(zap) (from the tune)" }
+        if let first = watch.firstFrameEvent, case let .firstFrame(_, zap, _, _, _) = first.event {
+            own += ": t_ms \(first.milliseconds) (from its event log opening), zap_ms \(zap) (from the tune)"
+        }
         notes.append("zapper: cold start is spawn → `first-frame` in its event log, seen by the bench polling the file every 5 ms; \(own). The first frame is \(firstVariant): its HLS client starts on the lowest variant.")
         if let reached {
             notes.append("zapper: stepped up to \(setup.target.resolution) (first segment of it decoding) \(String(format: "%.1f", reached - firstFrame)) s after its first frame; the window starts \(Int(setup.warmup)) s later.")
@@ -75,20 +77,20 @@ struct ZapperRun {
         var events: LogTail
         var errors: LogTail
         var firstFrameSeen: Double?
-        var firstFrameEvent: [String: Any]?
+        var firstFrameEvent: LoggedEvent?
         var segments: [(time: Double, variant: Int)] = []
         var failures: [String] = []
 
         mutating func poll() {
             let now = Monotonic.now
             for line in events.newLines() {
-                guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { continue }
-                switch event.eventName {
+                guard let logged = try? LoggedEvent(jsonLine: line) else { continue }
+                switch logged.event {
                 case .firstFrame where firstFrameSeen == nil:
                     firstFrameSeen = now
-                    firstFrameEvent = event
-                case .loadFailed:
-                    failures.append(event["error"] as? String ?? "?")
+                    firstFrameEvent = logged
+                case let .loadFailed(_, failure):
+                    failures.append(failure.detail)
                 default: break
                 }
             }
