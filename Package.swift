@@ -159,7 +159,7 @@ let package = Package(
                     swiftSettings: optimisedInDebug),
         .testTarget(name: "DisplayTests", dependencies: ["ZapperCore", "ZapperDisplay"]),
         .testTarget(name: "GuideTests", dependencies: ["ZapperCore", "ZapperGuide", "OriginKit", "TestSupport"]),
-        .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput"]),
+        .testTarget(name: "InputTests", dependencies: ["ZapperCore", "ZapperInput", "TestSupport"]),
         // The window under a real X server (Xvfb): the real zapper, screenshots, keys by XTEST.
         .testTarget(name: "WindowTests", dependencies: ["CSDL2", "ZapperCore", "ZapperInput", "ZapperWindow", "TestSupport", "OriginKit"]),
         .testTarget(name: "SettingsTests", dependencies: ["ZapperSettings", "ZapperCore", "TestSupport"]),

@@ -78,6 +78,8 @@ struct FleetLinkTests {
     /// socket is numbered past select(2)'s limit, which libmosquitto's own loop refuses ("Invalid
     /// function arguments provided", every try). It connects, and a command round-trips.
     @Test func aLinkConnectsWithManyFilesOpen() async throws {
+        let census = await DescriptorCensus.shared.hold()  // not beside a count of descriptors
+        defer { census.release() }
         let broker = try await MosquittoBroker.start()
         let watch = try MQTTWatch(port: broker.port, topics: ["zapper/unit/#"])
         var held: [Int32] = []

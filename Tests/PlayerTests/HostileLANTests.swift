@@ -34,6 +34,9 @@ extension ZapperPlaybackTests {
     /// slowloris ones: the owner's `/status` answers within 2 s, a tune plays, the state is saved,
     /// and the slowloris connections are closed within the 10 s a request has to arrive.
     @Test func aFloodOfConnectionsLeavesTheOwnerTheStateAndTunes() async throws {
+        // A thousand connections from this process: not beside a count of its descriptors.
+        let census = await DescriptorCensus.shared.hold()
+        defer { census.release() }
         let (zapper, port) = try await zapperServingTheAPI(token: Self.lanToken)
         let limited = try await Tool.run("prlimit", ["--pid", "\(zapper.pid)", "--nofile=1024:1024"])
         try #require(limited.status == 0, "prlimit: \(limited.stderr)")
