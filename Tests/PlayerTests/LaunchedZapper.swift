@@ -117,14 +117,9 @@ final class LaunchedZapper {
     /// The log's events; a line that does not read back as one fails the test, naming the line and why.
     /// `live`: zapper still writes the log, and a last line without its newline is one being written (skipped).
     static func events(at eventsURL: URL, live: Bool = false) -> [LoggedEvent] {
-        let (events, failures) = read(at: eventsURL, live: live)
+        let (events, failures) = EventLogFile.read(at: eventsURL, live: live)
         for failure in failures { Issue.record("\(failure)") }
         return events
-    }
-
-    /// The log's events, and each line that did not read back as one (`live` as for `events(at:live:)`).
-    static func read(at eventsURL: URL, live: Bool) -> (events: [LoggedEvent], failures: [EventLineError]) {
-        EventLogFile.read(at: eventsURL, live: live)
     }
 
     /// Waits until an event of that name has been written (after `skipping` of them); false on timeout or exit.
@@ -200,7 +195,7 @@ final class LaunchedZapper {
                 var failed = false
                 while !failed, Date() < deadline, !exit.hasExited {
                     // (Read without recording: a bad line fails the test when `finish` reads the log.)
-                    failed = Self.read(at: eventsURL, live: true).events.contains {
+                    failed = EventLogFile.read(at: eventsURL, live: true).events.contains {
                         guard case let .loadFailed(_, failure) = $0.event else { return false }
                         return kind == nil || failure.name == kind
                     }
