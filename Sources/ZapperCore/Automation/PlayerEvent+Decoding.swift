@@ -33,12 +33,10 @@ public struct LoggedEvent: Sendable, Equatable {
         var fields = object
         fields["t_ms"] = nil
         fields["event"] = nil
-        do {
+        do throws(PlayerEvent.FieldError) {
             self.init(milliseconds: milliseconds, event: try PlayerEvent(name, fields: PlayerEvent.Fields(values: fields)))
-        } catch let error as PlayerEvent.FieldError {
-            throw EventLineError(line: String(line), reason: "\(word): \(error.reason)")
         } catch {
-            throw EventLineError(line: String(line), reason: "\(word): \(error)")
+            throw EventLineError(line: String(line), reason: "\(word): \(error.reason)")
         }
     }
 }
