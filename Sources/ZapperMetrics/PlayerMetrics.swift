@@ -138,7 +138,7 @@ public final class PlayerMetrics: PlaybackMeter, Sendable {
 /// - `adjacent`: CH+/CH− (reason next or previous) to a neighbour that was kept warm;
 /// - `number`: a channel typed by number, chosen from the list, or the last channel (number, list,
 ///   last), warm or not;
-/// - `cold`: the start, a retry, a failover to the next source, and CH± to a neighbour that was
+/// - `cold`: the start, a retry, a failover to the next source, back to live, and CH± to a neighbour that was
 ///   not warm (it had to be loaded from nothing).
 public enum ZapKind: String, Sendable, Equatable {
     case adjacent, number, cold
@@ -147,7 +147,7 @@ public enum ZapKind: String, Sendable, Equatable {
         switch reason {
         case .next, .previous: self = warm ? .adjacent : .cold
         case .number, .list, .last: self = .number
-        case .start, .retry, .failover: self = .cold
+        case .start, .retry, .failover, .live: self = .cold
         }
     }
 }

@@ -31,6 +31,22 @@ extension ConfigFile.Reader {
 }
 
 extension ConfigFile.Reader {
+    /// `[timeshift]`: how far behind live (`minutes`) and how much memory (`memory-mb`) a paused channel may keep.
+    mutating func readTimeshift(_ root: TOMLTable, into config: inout ZapperConfig) {
+        guard let timeshift = subtable(root, "timeshift") else { return }
+        let section = "timeshift"
+        check(timeshift, section: section, known: ConfigSection.timeshift.keys)
+        for (key, path, range, unit) in [("minutes", \TimeshiftSettings.minutes, TimeshiftSettings.minutesRange, "minutes"),
+                                         ("memory-mb", \TimeshiftSettings.memoryMegabytes, TimeshiftSettings.memoryRange, "MB")] {
+            guard let value = int(timeshift, key, section: section) else { continue }
+            if range.contains(value) { config.timeshift[keyPath: path] = value } else {
+                fail(key, section, "must be \(range.lowerBound) to \(range.upperBound) \(unit), not \(value)")
+            }
+        }
+    }
+}
+
+extension ConfigFile.Reader {
     /// `[metrics]`: where Prometheus metrics are served (`listen`); absent: none.
     mutating func readMetrics(_ root: TOMLTable, into config: inout ZapperConfig) {
         guard let metrics = subtable(root, "metrics") else { return }

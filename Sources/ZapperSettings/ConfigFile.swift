@@ -231,6 +231,7 @@ public enum ConfigFile {
                 config.signage.noHint = bool(signage, "no-hint", section: section) ?? false
                 config.signage.panelDisabled = bool(signage, "panel-disabled", section: section) ?? false
                 config.signage.switchAtReminders = bool(signage, "switch-at-reminders", section: section) ?? false
+                if bool(signage, "timeshift-disabled", section: section) == true { config.timeshift.enabled = false }
                 for (key, path) in [("picture-frozen-seconds", \ZapperConfig.Signage.pictureFrozenSeconds),
                                     ("picture-black-seconds", \ZapperConfig.Signage.pictureBlackSeconds)] {
                     guard let seconds = int(signage, key, section: section) else { continue }
@@ -264,6 +265,7 @@ public enum ConfigFile {
                 }
             }
             readSound(root, into: &config)
+            readTimeshift(root, into: &config)
             readSubtitles(root, into: &config)
             readDisplay(root, into: &config)
             readSchedule(root, into: &config)

@@ -4,7 +4,7 @@
 public enum ConfigSection: String, CaseIterable, Sendable {
     /// The top level: its own keys, and the sections' names.
     case root = ""
-    case display, parental, signage, network, sound, subtitles, schedule, metrics, api, mqtt
+    case display, parental, signage, network, sound, subtitles, timeshift, schedule, metrics, api, mqtt
 
     /// The keys a table of this section may hold.
     public var keys: Set<String> {
@@ -14,10 +14,12 @@ public enum ConfigSection: String, CaseIterable, Sendable {
                  "flip-within", "flip-radio"] + Self.allCases.filter { $0 != .root }.map(\.rawValue))
         case .display: ["match-frame-rate"]
         case .parental: ["max-rating", "lock-unknown", "pin-hash", "pin-length", "unlock-timeout"]
-        case .signage: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders", "picture-frozen-seconds", "picture-black-seconds"]
+        case .signage: ["start-muted", "no-hint", "panel-disabled", "switch-at-reminders", "picture-frozen-seconds", "picture-black-seconds",
+                         "timeshift-disabled"]
         case .network: ["block-private-addresses", "user-agent", "ca-file", "connections-per-host"]
         case .sound: ["even-loudness", "loudness-target", "captions-when-muted", "languages", "audio-description", "delay-ms"]
         case .subtitles: ["languages"]
+        case .timeshift: ["minutes", "memory-mb"]
         case .schedule: ["days", "from", "to", "channel", "volume", "mute", "panel", "standby"]
         case .metrics: ["listen"]
         case .api: ["token", "hostnames"]

@@ -29,4 +29,15 @@ import ZapperCore
         #expect(throws: ConfigFileError.self) { try ConfigFile.load(path: file.path) }
         do { _ = try ConfigFile.load(path: file.path) } catch { #expect(error.description == "\(file.path): is 1048577 bytes, more than the 1048576 a configuration may be") }
     }
+
+    /// `[timeshift]` within its bounds, and `[signage] timeshift-disabled` switching it off.
+    @Test func timeshiftIsBoundedAndSignageSwitchesItOff() throws {
+        let config = try ConfigFile.parse("[timeshift]\nminutes = 90\nmemory-mb = 64\n", file: "z.toml")
+        #expect(config.timeshift.minutes == 90 && config.timeshift.memoryMegabytes == 64)
+        #expect(config.timeshift.budget == TimeshiftBudget(seconds: 5_400, bytes: 64 << 20))
+        #expect(try ConfigFile.parse("", file: "z.toml").timeshift.budget == TimeshiftBudget(seconds: 1_800, bytes: 192 << 20))
+        #expect(try ConfigFile.parse("[signage]\ntimeshift-disabled = true\n", file: "z.toml").timeshift.budget == nil)
+        #expect(ConfigFileTests().problems("[timeshift]\nminutes = 100000\n").contains("timeshift.minutes: must be 1 to 240 minutes, not 100000"))
+        #expect(ConfigFileTests().problems("[timeshift]\nmemory-mb = 0\n").contains("timeshift.memory-mb: must be 16 to 1024 MB, not 0"))
+    }
 }

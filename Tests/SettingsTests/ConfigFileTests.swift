@@ -185,7 +185,7 @@ import ZapperCore
             start-muted = 1
             """)
         #expect(message == """
-            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: api, default-channel, display, flip-radio, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, metrics, mqtt, network, parental, schedule, signage, sound, subtitles)
+            /etc/zapper/zapper.toml:2: default-chanel: unknown key (known: api, default-channel, display, flip-radio, flip-within, guide, guide-shift, hide-dead-channels, keymap, lineup, merge-duplicates, metrics, mqtt, network, parental, schedule, signage, sound, subtitles, timeshift)
             /etc/zapper/zapper.toml:5: parental.max-rating: expected an age or a rating, found bool
             /etc/zapper/zapper.toml:6: parental.pin-length: expected an integer, found string
             /etc/zapper/zapper.toml:9: signage.start-muted: expected a bool, found integer

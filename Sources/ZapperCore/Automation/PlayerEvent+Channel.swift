@@ -8,7 +8,8 @@ extension PlayerEvent {
              let .frozen(channel, _), let .black(channel, _), let .subtitlesFailed(channel, _, _), let .audioFailed(channel, _),
              let .audio(channel, _), let .subtitles(channel, _), let .subtitle(channel, _), let .subtitleBitmap(channel, _, _),
              let .locked(channel, _), let .pinRejected(channel, _, _), let .unlocked(channel, _), let .cue(channel, _),
-             let .favourite(channel, _), let .guideOpened(channel), let .guideFocus(channel, _, _), let .reminder(channel, _, _):
+             let .favourite(channel, _), let .guideOpened(channel), let .guideFocus(channel, _, _), let .reminder(channel, _, _),
+             let .timeshift(channel, _, _, _):
             channel
         case .key, .soundLost, .soundBack, .volume, .panelOpened, .panelClosed, .guideLoaded, .offline, .schedule, .standby,
              .guideClosed, .picture, .deinterlace, .lipSync, .snapshot, .crashLoop, .frame, .flip:

@@ -55,6 +55,9 @@ extension PlayerEvent {
         case .pinRejected:
             self = .pinRejected(channel: try f.int("channel"), triesLeft: try f.int("tries_left"), lockoutSeconds: try f.optionalInt("lockout_s"))
         case .unlocked: self = .unlocked(channel: try f.int("channel"), reason: try f.string("reason"))
+        case .timeshift:
+            self = .timeshift(channel: try f.int("channel"), state: try f.choice("state", as: TransportLayer.State.self),
+                              behindMilliseconds: try f.int("behind_ms"), positionMilliseconds: try f.int("position_ms"))
         case .snapshot: self = .snapshot(path: try f.string("path"))
         case .cue:
             let duration = try f.optionalInt("duration_ms").map { Double($0) / 1000 }

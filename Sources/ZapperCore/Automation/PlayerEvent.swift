@@ -63,6 +63,9 @@ public enum PlayerEvent: Sendable, Equatable {
     case guideFocus(channel: Int, start: Int, title: String)
     /// A reminder on the programme starting at `start` (seconds since 1970) on `channel`.
     case reminder(channel: Int, start: Int, action: ReminderAction)
+    /// Time-shift on `channel` changed state (`TransportLayer`): paused, playing behind live, or
+    /// live; how far behind live, and the position as clock time (milliseconds since 1970).
+    case timeshift(channel: Int, state: TransportLayer.State, behindMilliseconds: Int, positionMilliseconds: Int)
     /// `--trace-frames`: a presented picture's timeline time, the audio clock then (-1: none), its brightness.
     case frame(ptsMilliseconds: Int, clockMilliseconds: Int, luma: Int)
     /// `--trace-flips`: when the flip hit the screen (-1: none within 100 ms) and what drawing cost.
@@ -125,6 +128,7 @@ public enum PlayerEvent: Sendable, Equatable {
         case .cue: .cue
         case .favourite: .favourite
         case .crashLoop: .crashLoop
+        case .timeshift: .timeshift
         case .frame: .frame
         case .flip: .flip
         }
@@ -181,6 +185,8 @@ public enum PlayerEvent: Sendable, Equatable {
         case let .crashLoop(exits, start, skipped, quarantined):
             [("exits", .int(exits)), ("start", .int(start)),
              ("quarantined", .string(quarantined.map(String.init).joined(separator: ",")))] + (skipped.map { [("skipped", .int($0))] } ?? [])
+        case let .timeshift(channel, state, behind, position):
+            [("channel", .int(channel)), ("state", .string(state.rawValue)), ("behind_ms", .int(behind)), ("position_ms", .int(position))]
         case let .frame(pts, clock, luma): [("pts_ms", .int(pts)), ("clock_ms", .int(clock)), ("luma", .int(luma))]
         case let .flip(flip, scale, compose): [("flip_us", .int(flip)), ("scale_us", .int(scale)), ("compose_us", .int(compose))]
         }
@@ -211,7 +217,7 @@ public enum PlayerEvent: Sendable, Equatable {
 /// The names of the event log's events, as written.
 public enum EventName: String, CaseIterable, Sendable {
     case key, tune, stalled, frozen, black, volume, audio, subtitles, subtitle, picture, locked, unlocked, snapshot, frame, flip, cue, favourite
-    case reminder, schedule, standby, deinterlace
+    case reminder, schedule, standby, deinterlace, timeshift
     case lipSync = "lip-sync"
     case interstitialShown = "interstitial-shown"
     case firstFrame = "first-frame"

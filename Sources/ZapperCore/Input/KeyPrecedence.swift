@@ -13,6 +13,8 @@ public enum KeyLayer: Sendable, Equatable {
     case panel
     /// OK while a reminder's notice is up switches to its channel.
     case reminder
+    /// Time-shift's keys: pause, play, back to live (`TransportLayer`).
+    case transport
     case tuner
 }
 
@@ -44,7 +46,7 @@ public enum KeyPrecedence {
         if scene.standby { return [.standby] }
         var layers: [KeyLayer] = scene.locked ? [.parental] : []
         if !released, waitsForHold(action, in: scene) { return layers + [.longPress] }
-        layers += [.guide, .panel, .reminder, .tuner]
+        layers += [.guide, .panel, .reminder, .transport, .tuner]
         return layers
     }
 

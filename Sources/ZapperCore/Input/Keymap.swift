@@ -8,10 +8,13 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
     case volumeUp, volumeDown, mute
     /// Adds the channel to the favourites, or takes it away.
     case favourite
+    /// Time-shift: pause or play (`play-pause`), only pause, only play, and back to the live edge.
+    case playPause, pause, play, live
 
     /// Every action, in the order the keymap file's documentation lists them.
     public static let all: [Action] = [.left, .right, .up, .down, .ok, .back, .channelUp, .channelDown]
-        + (0...9).map(Action.digit) + [.lastChannel, .info, .menu, .guide, .panel, .volumeUp, .volumeDown, .mute, .favourite]
+        + (0...9).map(Action.digit) + [.lastChannel, .info, .menu, .guide, .panel, .volumeUp, .volumeDown, .mute, .favourite,
+           .playPause, .pause, .play, .live]
 
     /// The name in a keymap file and in `key` events: `channel-up`, `digit-5`, `last-channel`.
     public var name: String {
@@ -34,6 +37,10 @@ public enum Action: Sendable, Hashable, CustomStringConvertible {
         case .volumeDown: "volume-down"
         case .mute: "mute"
         case .favourite: "favourite"
+        case .playPause: "play-pause"
+        case .pause: "pause"
+        case .play: "play"
+        case .live: "live"
         }
     }
 
@@ -169,10 +176,15 @@ public struct Keymap: Sendable, Equatable {
         Group(title: "Sound", bindings: [
             ("KEY_VOLUMEUP", .volumeUp), ("KEY_VOLUMEDOWN", .volumeDown), ("KEY_MUTE", .mute),
         ]),
+        Group(title: "Time-shift: play/pause (Space on a keyboard), pause, play, back to live (Stop)", bindings: [
+            ("KEY_PLAYPAUSE", .playPause), ("KEY_SPACE", .playPause), ("KEY_PAUSE", .pause), ("KEY_PLAY", .play),
+            ("KEY_STOP", .live),
+        ]),
         Group(title: "Gamepads (evdev)", bindings: [
             ("BTN_DPAD_LEFT", .left), ("BTN_DPAD_RIGHT", .right), ("BTN_DPAD_UP", .up), ("BTN_DPAD_DOWN", .down),
             ("BTN_SOUTH", .ok), ("BTN_EAST", .back), ("BTN_WEST", .lastChannel), ("BTN_NORTH", .info),
             ("BTN_TL", .channelDown), ("BTN_TR", .channelUp), ("BTN_START", .menu), ("BTN_SELECT", .guide),
+            ("BTN_THUMBL", .playPause),
         ]),
         Group(title: "Touchscreens: vertical swipes", bindings: [
             ("SWIPE_UP", .panel), ("SWIPE_DOWN", .back),

@@ -1,5 +1,5 @@
 /// A mode that takes keys and draws over the picture: the swipe-up panel, the guide, the PIN
-/// card, a reminder's notice, standby (and next the transport bar). Each is a value with the
+/// card, a reminder's notice, standby, time-shift's transport. Each is a value with the
 /// tuner's shape: offered a key (in `KeyPrecedence`'s order) and told the time, it answers with
 /// effects the player carries out, and what it shows is read from it. A layer knows nothing of
 /// the others: one that closes another does so through the player's effects.

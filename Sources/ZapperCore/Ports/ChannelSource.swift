@@ -71,6 +71,9 @@ public protocol ChannelStream: AnyObject, Sendable {
     var soundStart: Double? { get }
     /// Its stream turned out to carry sound and no picture (a radio channel).
     var isSoundOnly: Bool { get }
+    /// Paused or played behind live: it goes on fetching while what it plays waits, up to `budget`
+    /// (instead of the few segments kept ahead at the live edge), until it stops.
+    func keepBehindLive(_ budget: TimeshiftBudget)
 }
 
 extension ChannelStream {
@@ -81,6 +84,7 @@ extension ChannelStream {
     public func chooseBitmapSubtitles(_ track: BitmapSubtitleTrack?) {}
     public func bitmapSubtitle(at time: Double) -> SubtitleBitmap? { nil }
     public var isSoundOnly: Bool { false }
+    public func keepBehindLive(_ budget: TimeshiftBudget) {}
 
     /// The picture `PictureDue` says to take this turn (nil: none, or none waiting).
     public func picture(_ take: PictureDue.Take) -> TimedPicture? {

@@ -47,6 +47,8 @@ public struct ZapperConfig: Sendable, Equatable {
     public var matchFrameRate = false
     /// Lip sync (`[sound] delay-ms`): pictures that much earlier against the sound; the state's wins.
     public var lipSync = LipSync()
+    /// Pause and play behind live (`[timeshift]`; `[signage] timeshift-disabled` switches it off).
+    public var timeshift = TimeshiftSettings()
     /// Subtitles shown where nobody chose any (`[subtitles] languages`); empty: none.
     public var subtitleLanguages: [String] = []
 

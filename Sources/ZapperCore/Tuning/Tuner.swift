@@ -39,7 +39,7 @@ public struct Tuner: Sendable {
     /// When the viewer asked for the target (for zap times).
     private var askedAt: Int?
     /// The channel on screen, and the one on screen before it.
-    private var tuned: Int?
+    private(set) var tuned: Int?
     private var previousTuned: Int?
     /// The channel on screen was stopped: a tune of another channel started
     /// since its first frame (its last picture stays on screen).
@@ -51,25 +51,25 @@ public struct Tuner: Sendable {
     private let sourceCounts: [Int: Int]
     /// The source of each channel that presented a picture last (missing: the first).
     private var worked: [Int: Int]
-    private var active: ActiveTune?
+    private(set) var active: ActiveTune?
     private var nextSerial = 1
     /// The channel whose loading card is up.
-    private var interstitial: Int?
+    private(set) var interstitial: Int?
 
     /// A held key moved the target: tune at this time or at release.
     private var settleAt: Int?
     /// The target's failure: why, and when the next attempt starts.
-    private var failure: (failure: PlaybackFailure, retryAt: Int)?
+    private(set) var failure: (failure: PlaybackFailure, retryAt: Int)?
     private var attempts = 0
     /// The tune whose picture is on screen, and when its first frame came.
     private var playing: (serial: Int, since: Int)?
     /// Stalls of the target in a row (within `stallMemory` of a good tune): the backoff of its re-tunes.
     private var stalls = 0
 
-    private var entry = NumberEntry()
+    private(set) var entry = NumberEntry()
     /// A typed number that is not in the lineup, shown until `until`.
-    private var missing: (number: Int, until: Int)?
-    private var banner: TunerBanner?
+    private(set) var missing: (number: Int, until: Int)?
+    private(set) var banner: TunerBanner?
     /// `handle` has been called: the first tune has started.
     private var begun = false
 
@@ -97,20 +97,6 @@ public struct Tuner: Sendable {
 
     /// The tune under way, waiting for its first picture (nil: none).
     public var loadingSerial: Int? { active?.serial }
-
-    /// What the screen shows now.
-    public var view: TunerView {
-        var card: TunerCard?
-        if let missing {
-            card = TunerCard(channel: missing.number, state: .error(PlaybackFailure(.noSuchChannel(missing.number), "no channel \(missing.number) in the lineup"), retryAt: nil))
-        } else if interstitial != nil {
-            let trying = active.flatMap { $0.tried > 1 ? SourceTry(source: $0.source + 1, count: sourceCount(of: $0.channel)) : nil }
-            card = TunerCard(channel: target, state: .loading, trying: trying)
-        } else if let failure {
-            card = TunerCard(channel: target, state: .error(failure.failure, retryAt: failure.retryAt))
-        }
-        return TunerView(target: target, card: card, digits: entry.isEmpty ? nil : entry.digits, banner: banner, tuned: tuned)
-    }
 
     /// When to deliver `.tick` next; `Int.min` (at once) before the first tune
     /// has started; nil when nothing is waiting on time.
@@ -182,6 +168,9 @@ public struct Tuner: Sendable {
             retryNow(now: now, &out)
         case .info:
             showBanner(now: now)
+        case .rejoinLive:
+            guard playing != nil, active == nil, failure == nil, tuned == target, !tunedStopped else { return }
+            (playing, tunedStopped, targetReason, askedAt) = (nil, true, .live, pressedAt)
         case .tuneSucceeded(let serial):
             guard let tune = active, tune.serial == serial else { return }
             active = nil

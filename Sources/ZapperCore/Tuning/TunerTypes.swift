@@ -8,6 +8,8 @@ public enum TuneReason: String, Sendable, Equatable {
     case list
     /// The channel's next source, after the one tried failed.
     case failover
+    /// The channel on screen, played behind live, tuned again at its live edge (`live`).
+    case live
 }
 
 /// How an interstitial card ended; the `result` of `interstitial-dismissed`.
@@ -45,6 +47,9 @@ public enum TunerInput: Sendable, Equatable {
     case select(Int)
     /// Show the banner of the channel on screen.
     case info
+    /// The channel on screen plays behind its live edge: tune it again at the edge, with no
+    /// card (its picture stays until the live one replaces it). Nothing while a tune loads.
+    case rejoinLive
     /// The first frame of tune `serial` was presented.
     case tuneSucceeded(serial: Int)
     /// Tune `serial` reports a failure, whoever found it (the engine, the player's watch).

@@ -4,8 +4,8 @@ import ZapperCore
 /// Who is offered a key first: standby, the PIN card, a long press, the guide, the panel, a reminder, the tuner.
 struct KeyPrecedenceTests {
     @Test func onAPlainPictureEveryLayerIsOfferedTheKeyAndTheTunerLast() {
-        #expect(KeyPrecedence.pressed(.channelUp, in: KeyScene()) == [.guide, .panel, .reminder, .tuner])
-        #expect(KeyPrecedence.pressed(.digit(4), in: KeyScene()) == [.guide, .panel, .reminder, .tuner])
+        #expect(KeyPrecedence.pressed(.channelUp, in: KeyScene()) == [.guide, .panel, .reminder, .transport, .tuner])
+        #expect(KeyPrecedence.pressed(.digit(4), in: KeyScene()) == [.guide, .panel, .reminder, .transport, .tuner])
     }
 
     @Test func inStandbyAKeyOnlyWakesTheBox() {
@@ -22,12 +22,12 @@ struct KeyPrecedenceTests {
 
     @Test func infoAlwaysAndOKOnAChannelWaitToSeeWhetherTheyAreHeld() {
         #expect(KeyPrecedence.pressed(.info, in: KeyScene()) == [.longPress])
-        #expect(KeyPrecedence.pressed(.ok, in: KeyScene()) == [.guide, .panel, .reminder, .tuner])
+        #expect(KeyPrecedence.pressed(.ok, in: KeyScene()) == [.guide, .panel, .reminder, .transport, .tuner])
         #expect(KeyPrecedence.pressed(.ok, in: KeyScene(guideOpen: true)) == [.longPress])
-        #expect(KeyPrecedence.pressed(.ok, in: KeyScene(panelOpen: true)) == [.guide, .panel, .reminder, .tuner])
+        #expect(KeyPrecedence.pressed(.ok, in: KeyScene(panelOpen: true)) == [.guide, .panel, .reminder, .transport, .tuner])
         #expect(KeyPrecedence.pressed(.ok, in: KeyScene(panelOpen: true, channelInFocus: true)) == [.longPress])
         // Let go before the long press: the short meaning goes on to the layers.
-        #expect(KeyPrecedence.pressed(.ok, in: KeyScene(guideOpen: true), released: true) == [.guide, .panel, .reminder, .tuner])
+        #expect(KeyPrecedence.pressed(.ok, in: KeyScene(guideOpen: true), released: true) == [.guide, .panel, .reminder, .transport, .tuner])
     }
 
     @Test func aHeldKeyRepeatsInTheGuideOrThePanelWhenUpElseFlips() {

@@ -93,7 +93,7 @@ import Testing
         } catch {
             #expect(error.line == 2)
             #expect(error.message.hasPrefix("unknown action \"flip\" (left, right, up, down, ok, back, channel-up"))
-            #expect(error.message.hasSuffix("volume-down, mute, favourite, none)"))
+            #expect(error.message.hasSuffix("volume-down, mute, favourite, play-pause, pause, play, live, none)"))
         }
     }
 

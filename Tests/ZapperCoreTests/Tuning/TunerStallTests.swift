@@ -81,3 +81,17 @@ import Testing
         #expect(tuner.view.tuned == 2)
     }
 }
+
+/// `live` behind the live edge: the channel on screen tuned again, no card, like any tune ended
+/// by its first picture; nothing while a tune loads or before a picture.
+@Suite struct TunerRejoinTests {
+    @Test func theChannelOnScreenIsTunedAgainWithoutACard() {
+        var (tuner, _) = startedTuner()
+        #expect(tuner.handle(.rejoinLive, now: 300).isEmpty, "still loading")
+        _ = tuner.handle(.tuneSucceeded(serial: 1), now: 500)
+        #expect(tuner.handle(.rejoinLive, now: 9_000) == [.startTune(channel: 2, serial: 2, reason: .live)])
+        #expect(tuner.view.card == nil, "its picture stays up")
+        #expect(tuner.handle(.rejoinLive, now: 9_100).isEmpty, "once")
+        #expect(tuner.handle(.tuneSucceeded(serial: 2), now: 9_300) == [.presented(channel: 2, serial: 2, zapMilliseconds: 300)])
+    }
+}
