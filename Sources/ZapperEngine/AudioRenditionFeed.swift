@@ -65,6 +65,9 @@ final class AudioRenditionFeed: SegmentPipeline, @unchecked Sendable {
     /// The channel was promoted: decoding starts.
     func wake() { inbox.wake() }
 
+    /// Paused or behind live: its segments go on coming while its decoder waits, up to `budget`.
+    func keepBehindLive(_ budget: TimeshiftBudget) { inbox.keepBehindLive(budget) }
+
     private var isStopped: Bool { inbox.isStopped }
 
     func receive(_ delivery: HLSSegmentDelivery) {

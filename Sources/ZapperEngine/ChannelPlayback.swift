@@ -38,6 +38,8 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
     private var stopped = false
     /// The sound's own feed when the playing audio rendition has a playlist of its own.
     private var audioFeed: AudioRenditionFeed?
+    /// Set once it is paused or played behind live (`keepBehindLive`).
+    private var behindLive: TimeshiftBudget?
     public let sampleRate: Int
     static let maxPictures = 24
     /// Decoded pictures wait in memory up to this many bytes too (three 1080p pictures, 0.1 s at
@@ -196,9 +198,21 @@ public final class ChannelPlayback: ChannelStream, SegmentPipeline, @unchecked S
                                samples: samples, serial: serial, failed: { report(.audioFailed($0)) })
         }
         let new = audioFeed
+        if let behindLive { new?.keepBehindLive(behindLive) }
         lock.unlock()
         old?.stop()
         new?.start()
+    }
+
+    /// Paused or behind live: the session fetches on (HLS segments, a raw stream's bytes) while the
+    /// decoder waits, up to `budget`; its separate audio rendition likewise.
+    public func keepBehindLive(_ budget: TimeshiftBudget) {
+        inbox.keepBehindLive(budget)
+        session.holdsRawBytes(budget.bytes)
+        lock.withLock {
+            behindLive = budget
+            return audioFeed
+        }?.keepBehindLive(budget)
     }
 
     /// Whether the sound comes from a rendition of its own (its own thread decodes it).

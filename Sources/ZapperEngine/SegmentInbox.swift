@@ -4,7 +4,8 @@ import ZapperHLS
 
 /// The segments a live session has handed on (their bytes perhaps still arriving)
 /// waiting for one decode thread: the channel's, or a separate audio rendition's.
-/// Bounded by `SegmentLimits` (the session waits for room); while the channel is a
+/// Bounded by `SegmentLimits` (the session waits for room), or while it plays behind live by
+/// its `TimeshiftBudget` (`keepBehindLive`); while the channel is a
 /// warm neighbour only the newest `warmKeeps` are kept and nothing is handed out.
 /// `stop` cancels every waiting body and the one being decoded.
 final class SegmentInbox: @unchecked Sendable {
@@ -19,6 +20,8 @@ final class SegmentInbox: @unchecked Sendable {
     private var current: ByteQueue?
     private var stopped = false
     private let warmKeeps: Int
+    /// Set once the channel is paused or played behind live: what may wait then.
+    private var budget: TimeshiftBudget?
     private let isWarm: @Sendable () -> Bool
 
     /// - Parameters:
@@ -78,10 +81,15 @@ final class SegmentInbox: @unchecked Sendable {
     /// Whether the session may fetch another segment: a warm neighbour always may (it keeps only its newest).
     var hasRoom: Bool {
         condition.withLock {
-            isWarm() || SegmentLimits.hasRoom(segments: waiting.count, seconds: waiting.reduce(0) { $0 + $1.delivery.duration },
-                                              bytes: waiting.reduce(0) { $0 + $1.delivery.bytes.appendedCount })
+            let (seconds, bytes) = (waiting.reduce(0) { $0 + $1.delivery.duration }, waiting.reduce(0) { $0 + $1.delivery.bytes.appendedCount })
+            if isWarm() { return true }
+            if let budget { return budget.hasRoom(seconds: seconds, bytes: bytes) }
+            return SegmentLimits.hasRoom(segments: waiting.count, seconds: seconds, bytes: bytes)
         }
     }
+
+    /// Paused or behind live: segments go on coming while the decoder waits, up to `budget`.
+    func keepBehindLive(_ budget: TimeshiftBudget) { condition.withLock { self.budget = budget } }
 
     /// Seconds of media waiting.
     var seconds: Double { condition.withLock { waiting.reduce(0) { $0 + $1.delivery.duration } } }

@@ -31,6 +31,8 @@ public final class ChannelSession: SegmentSource {
     private let promotion = PromotionSignal()
     private let hls = Mutex<HLSLiveSession?>(nil)
     private let room = Mutex<(@Sendable () -> Bool)?>(nil)
+    /// A raw MPEG-TS stream's bytes that may wait for the decoder (nil: `RawTSSession.liveWaitingBytes`).
+    private let rawWaiting = Mutex<Int?>(nil)
     private let continuation: AsyncStream<HLSSegmentDelivery>.Continuation
     public let segments: AsyncStream<HLSSegmentDelivery>
 
@@ -63,6 +65,11 @@ public final class ChannelSession: SegmentSource {
     /// For an HLS stream: fetch a segment only when `hasRoom` says so (`HLSLiveSession.waitsForRoom`).
     public func waitsForRoom(_ hasRoom: @escaping @Sendable () -> Bool) {
         room.withLock { $0 = hasRoom }
+    }
+
+    /// For a raw MPEG-TS stream: how many bytes may wait for the decoder from now on (paused or behind live).
+    public func holdsRawBytes(_ bytes: Int) {
+        rawWaiting.withLock { $0 = bytes }
     }
 
     /// The warm neighbour was promoted: a segment head it kept is fetched on at once.
@@ -112,7 +119,9 @@ public final class ChannelSession: SegmentSource {
             case .mpegTS(let body):
                 report(.rawStream(url: body.url.absoluteString))
                 let continuation = self.continuation
-                await RawTSSession(url: url, fetcher: fetcher, isWarm: isWarm, report: report) { continuation.yield($0) }.run(body)
+                var raw = RawTSSession(url: url, fetcher: fetcher, isWarm: isWarm, report: report) { continuation.yield($0) }
+                raw.waitingBytes = { [weak self] in self?.rawWaiting.withLock { $0 } ?? RawTSSession.liveWaitingBytes }
+                await raw.run(body)
             }
             return
         }

@@ -14,9 +14,11 @@ struct RawTSSession: Sendable {
     let isWarm: @Sendable () -> Bool
     let report: @Sendable (HLSEvent) -> Void
     let deliver: @Sendable (HLSSegmentDelivery) -> Void
-
     /// Bytes waiting for the decoder, at most: reading stops (and TCP holds the server) past this.
-    static let waitingBytes = 16 << 20
+    var waitingBytes: @Sendable () -> Int = { Self.liveWaitingBytes }
+
+    /// `waitingBytes` at the live edge (paused or behind live, the time-shift budget's bytes).
+    static let liveWaitingBytes = 16 << 20
     /// A connection that lasted this long was healthy: the next reconnection starts the backoff again.
     static let healthySeconds = 3.0
 
@@ -71,7 +73,7 @@ struct RawTSSession: Sendable {
                 queue = started
             }
             queue!.append(Data(bytes))
-            while queue!.waitingCount > Self.waitingBytes {
+            while queue!.waitingCount > waitingBytes() {
                 guard await HLSLiveSession.pause(0.02), !queue!.isCancelled else { return false }
             }
             return !queue!.isCancelled

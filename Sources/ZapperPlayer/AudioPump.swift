@@ -40,6 +40,9 @@ final class AudioPump: @unchecked Sendable {
     private var starved = false
     /// The monotonic clock the sound is paced on when no device holds it back.
     private let wallClock: any PlayerClock
+    /// Paused (`pause`): the position heard then, the device's sound then (frames), the wall time
+    /// then, the silence written since, and the frames of the channel's sound still to fade out.
+    private var paused: Paused?
     /// A period of silence (the pump's thread only).
     private var silence: [Int16] = []
     /// The device when the pump is stepped by hand (`threaded` false).
@@ -87,6 +90,7 @@ final class AudioPump: @unchecked Sendable {
         soundFrames = 0
         started = false
         starved = false
+        paused = nil
         lock.signal()
         lock.unlock()
     }
@@ -103,6 +107,7 @@ final class AudioPump: @unchecked Sendable {
             origin = nil
         }
         playback = nil
+        paused = nil
         writtenUntil = nil
         leveller = nil
         levelGain = nil
@@ -133,10 +138,14 @@ final class AudioPump: @unchecked Sendable {
         return (volume, muted)
     }
 
-    /// The timeline time being heard now (or, before sound flows, the wall clock since `begin`).
+    /// The timeline time being heard now (or, before sound flows, the wall clock since `begin`);
+    /// paused, where the pause began.
     var clock: Double? {
-        lock.lock()
-        defer { lock.unlock() }
+        lock.withLock { paused?.at ?? heardNow() }
+    }
+
+    /// `clock` (the lock held), not counting a pause.
+    private func heardNow() -> Double? {
         guard let origin else { return nil }
         let wallClock = origin.time + (wall() - origin.wall)
         guard let writtenUntil, let sink else { return wallClock }
@@ -144,6 +153,64 @@ final class AudioPump: @unchecked Sendable {
         let ahead = Double(framesWritten) / rate - (wall() - origin.wall)
         let held = max(Double(sink.delayFrames) / rate, ahead)
         return writtenUntil - held
+    }
+
+    /// Pauses the playing channel: the clock stands still where it is heard now, the sound fades
+    /// out (`fadeSeconds`) and silence follows; the device runs on, holding little.
+    func pause() {
+        lock.withLock {
+            guard paused == nil, playback != nil, let at = heardNow() else { return }
+            let held = writtenUntil.map { max(0, Int((($0 - at) * Double(sampleRate)).rounded())) } ?? 0
+            paused = Paused(at: at, held: held, wall: wall(), fadeLeft: Int(Self.fadeSeconds * Double(sampleRate)))
+        }
+    }
+
+    /// Plays on from where the pause began: the pictures from the one paused on, the sound from
+    /// the same time (faded in; what was heard while it faded is not heard again).
+    func resume() {
+        lock.withLock {
+            guard let pause = paused else { return }
+            paused = nil
+            origin = (pause.at, wall())
+            writtenUntil = pause.at
+            framesWritten = 0
+            soundFrames = 0
+        }
+    }
+
+    var isPaused: Bool { lock.withLock { paused != nil } }
+
+    /// One period while paused: the channel's sound fading out, then silence, kept about two
+    /// periods ahead of the wall clock; or how long to wait first.
+    private func pausedOnce(_ device: SoundDevice, periodFrames: Int) -> Double? {
+        lock.lock()
+        guard var pause = paused else {
+            lock.unlock()
+            return 0
+        }
+        let playback = self.playback, from = writtenUntil
+        let gain = muted || withheld ? Float(0) : Float(volume * volume) / 10_000
+        lock.unlock()
+        let rate = Double(sampleRate)
+        let ahead = Double(pause.held + pause.written) / rate - (wall() - pause.wall)
+        if ahead > 2 * Double(periodFrames) / rate { return ahead - 2 * Double(periodFrames) / rate }
+        var chunk = silence
+        var faded = 0  // frames of the channel's sound in the chunk
+        if pause.fadeLeft > 0, let playback, let from, let taken = playback.takeAudio(frames: min(periodFrames, pause.fadeLeft), from: from) {
+            chunk = taken.samples
+            faded = chunk.count / 2
+            let left = pause.fadeLeft, ramp = Self.fadeSeconds * rate
+            Self.scale(&chunk, gain: gain) { Float(max(0, Double(left - $0) / ramp)) }
+        }
+        pause.fadeLeft = faded == 0 ? 0 : pause.fadeLeft - faded
+        chunk.withUnsafeBufferPointer { device.write($0) }
+        pause.written += chunk.count / 2
+        lock.withLock {
+            guard paused != nil else { return }
+            paused = pause
+            if let from, faded > 0 { writtenUntil = from + Double(faded) / rate }
+        }
+        return nil
     }
 
     private func loop(_ device: SoundDevice) {
@@ -170,6 +237,7 @@ final class AudioPump: @unchecked Sendable {
         let periodFrames = max(device.sink.periodFrames, 240)
         if silence.count != periodFrames * 2 { silence = [Int16](repeating: 0, count: periodFrames * 2) }
         lock.withLock { sink = device.sink }
+        if isPaused { return pausedOnce(device, periodFrames: periodFrames) }
         lock.lock()
         let playback = self.playback
         let origin = self.origin
@@ -266,18 +334,6 @@ final class AudioPump: @unchecked Sendable {
             writtenUntil = written + Double(frames) / Double(sampleRate)
             underrun = playback != nil && !starved
             starved = playback != nil
-        }
-    }
-
-    /// Multiplies stereo samples by `gain` times a per-frame envelope.
-    static func scale(_ samples: inout [Int16], gain: Float, envelope: (Int) -> Float) {
-        for frame in 0..<samples.count / 2 {
-            let factor = gain * envelope(frame)
-            guard factor < 0.9999 else { continue }
-            for channel in 0..<2 {
-                let index = frame * 2 + channel
-                samples[index] = Int16(max(-32768, min(32767, (Float(samples[index]) * factor).rounded())))
-            }
         }
     }
 }

@@ -40,6 +40,7 @@ extension Player {
         case .guide: return guideTakes(action, now: now)
         case .panel: return panelTakes(action, now: now)
         case .reminder: return reminderTakes(action, now: now)
+        case .transport: return transportTakes(action, now: now)
         case .tuner:
             press(action, now: now, held: held, arrived: arrived)
             return true

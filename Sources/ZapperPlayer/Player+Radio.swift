@@ -24,7 +24,7 @@ extension Player {
             apply(tuner.handle(.tuneSucceeded(serial: playback.serial), now: now))
             return
         }
-        guard let silent = soundWatch.update(starved: audio.isStarved, now: now) else { return }
+        guard transport.state != .paused, let silent = soundWatch.update(starved: audio.isStarved, now: now) else { return }
         fail(serial: playback.serial, channel: playback.channel.number,
              PlaybackFailure(.noSound, "no sound for \(silent / 1000) s; tuning it again"), now: now)
     }

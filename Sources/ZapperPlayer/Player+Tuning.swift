@@ -13,6 +13,8 @@ extension Player {
             case let .startTune(number, serial, reason, source):
                 guard let channel = channels[number] else { continue }
                 startTune(channel.playing(source: source), serial: serial, reason: reason)
+                // Every tune is at the live edge (`live` brings the one on screen back there).
+                carryOut(transport.joinedLive())
             case let .sourceFailover(number, from, to, failure):
                 log.emit(.sourceFailover(channel: number, from: from + 1, to: to + 1, failure))
             case .cancelTune(let serial):
@@ -173,7 +175,7 @@ extension Player {
         var clockStart: Double?
         var scaleNanoseconds: UInt64 = 0
         // A radio channel has no picture to present or watch (`Player+Radio`).
-        if let playback, !isRadio(playback), watchForStarvation(playback, now: now) {
+        if let playback, !isRadio(playback), transport.state != .paused, watchForStarvation(playback, now: now) {
             // The A/V rule (`PictureDue`): against the sound heard, none before the first picture
             // and while a still first picture is up (the next one starts the clock).
             let heard = awaitingFirstPicture || stillShown == playback.serial ? nil : audio.clock

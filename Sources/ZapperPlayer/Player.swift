@@ -137,6 +137,8 @@ public final class Player {
     var stillShown: Int?
     /// The refresh period learnt from the display's flips, for `PictureDue` when the display reports none.
     var learntRefreshPeriod: Double?
+    /// Pause, play and back to live on the channel on screen (`Player+Timeshift`).
+    var transport = TransportLayer()
     /// A playing radio channel's silence (`Player+Radio`).
     var soundWatch = SoundWatch()
     /// The playing tune's picture rate, for `[display] match-frame-rate`.

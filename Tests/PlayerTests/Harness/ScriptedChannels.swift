@@ -180,6 +180,10 @@ final class ScriptedStream: ChannelStream, @unchecked Sendable {
     private var failing: Bool { script.failure != nil && script.failingTunes.contains(tuneNumber) }
 
     func stop(keepingSound: Bool) { lock.withLock { stopped = true } }
+    /// What the player asked it to keep while behind live (nil: never asked).
+    private var keptBehindLive: TimeshiftBudget?
+    var behindLiveBudget: TimeshiftBudget? { lock.withLock { keptBehindLive } }
+    func keepBehindLive(_ budget: TimeshiftBudget) { lock.withLock { keptBehindLive = budget } }
     func chooseAudio(language: String) { scriptedTracks.choose(language) }
 
     func poll() {
